@@ -1,0 +1,85 @@
+/* Platforms: P nodes with per-pair latency (s) and bandwidth (B/s), optional cluster labels,
+ * optional per-node send times and optional pLogP gap tables g(m).
+ *
+ * A platform is an opaque handle. Getters return values or pointers owned by the platform,
+ * valid until it is destroyed or modified. */
+#ifndef HETCOLL_PLATFORM_H
+#define HETCOLL_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "matrix.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hc_platform hc_platform_t;
+
+/* Current version of the platform JSON format ("format": "hetcoll-platform/1"). */
+#define HC_PLATFORM_FORMAT "hetcoll-platform/1"
+
+/* A P-node platform with every link at latency `lat` (s) and bandwidth `bw` (B/s), nodes named
+ * "n0".."n{P-1}", no clusters. Caller frees with hc_platform_destroy. */
+int hc_platform_create(uint32_t P, double lat, double bw, hc_platform_t **out);
+
+/* Deep copy. */
+int hc_platform_clone(const hc_platform_t *p, hc_platform_t **out);
+
+/* NULL-safe. */
+void hc_platform_destroy(hc_platform_t *p);
+
+/* Load from a spec:
+ *   FILE                 platform JSON (matrix or cluster form)
+ *   builtin:NAME         built-in platform (see hc_platform_builtin_names)
+ *   random:GEN:k=v:...   seeded random generator (see docs/formats.md)
+ *   dir:FILE             directory file written by the monitor (network information issue)
+ * Errors name the spec/file, line and field; unknown names list the valid ones. */
+int hc_platform_load(const char *spec, hc_platform_t **out);
+
+/* Parse platform JSON text; `origin` names it in errors. */
+int hc_platform_parse(const char *text, const char *origin, hc_platform_t **out);
+
+/* Serialise to matrix-form platform JSON (always the expanded matrix form, gap tables
+ * included). Caller frees *out with free(). */
+int hc_platform_to_json(const hc_platform_t *p, char **out);
+
+/* Comma-separated list of built-in names, e.g. "gusto, grid5000". Static string. */
+const char *hc_platform_builtin_names(void);
+
+/* ---- getters ---- */
+uint32_t hc_platform_size(const hc_platform_t *p);
+const char *hc_platform_name(const hc_platform_t *p); /* platform name, "" if none */
+const char *hc_platform_node_name(const hc_platform_t *p, uint32_t i);
+double hc_platform_latency(const hc_platform_t *p, uint32_t i, uint32_t j);   /* 0 when i == j */
+double hc_platform_bandwidth(const hc_platform_t *p, uint32_t i, uint32_t j); /* inf when i==j */
+/* Per-node send time t(i) in seconds (reduction model), or a negative value when unset. */
+double hc_platform_send_time(const hc_platform_t *p, uint32_t i);
+
+/* Clusters: labels are dense indices 0..C-1, or -1 for an unlabelled node. */
+uint32_t hc_platform_cluster_count(const hc_platform_t *p);
+int32_t hc_platform_cluster_of(const hc_platform_t *p, uint32_t i);
+const char *hc_platform_cluster_name(const hc_platform_t *p, uint32_t c);
+
+/* pLogP gap g_ij(m) in seconds: linear interpolation in the pair's (or cluster pair's) table,
+ * linear extrapolation from the last two points beyond it; m / B_ij when there is no table. */
+double hc_platform_gap(const hc_platform_t *p, uint32_t i, uint32_t j, uint64_t m);
+int hc_platform_has_gaps(const hc_platform_t *p);
+
+/* ---- setters (validate their arguments: finite, > 0) ---- */
+int hc_platform_set_link(hc_platform_t *p, uint32_t i, uint32_t j, double lat, double bw);
+int hc_platform_set_node_name(hc_platform_t *p, uint32_t i, const char *name);
+int hc_platform_set_send_time(hc_platform_t *p, uint32_t i, double t);
+int hc_platform_set_name(hc_platform_t *p, const char *name);
+/* Label node i with cluster `name` (created on first use); NULL removes the label. */
+int hc_platform_set_cluster(hc_platform_t *p, uint32_t i, const char *name);
+/* Gap table for the ordered pair (i, j): n samples of sizes (strictly increasing, bytes) and
+ * gaps (seconds, finite, >= 0). Copied. */
+int hc_platform_set_gap_table(hc_platform_t *p, uint32_t i, uint32_t j, size_t n,
+                              const uint64_t *sizes, const double *gaps);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,186 @@
+/* Problems (what to schedule) and schedules (timed communication events), their JSON form,
+ * the validator and the lower bounds.
+ *
+ * Units: seconds as double, bytes as uint64_t, node ids 0-based. */
+#ifndef HETCOLL_SCHEDULE_H
+#define HETCOLL_SCHEDULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cost.h"
+#include "matrix.h"
+#include "platform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    HC_COLL_ALLTOALL = 0,
+    HC_COLL_REDISTRIBUTE = 1,
+    HC_COLL_BCAST = 2,
+    HC_COLL_REDUCE = 3
+} hc_coll_t;
+#define HC_COLL_COUNT 4
+
+/* "alltoall", "redistribute", "bcast", "reduce". */
+const char *hc_coll_name(hc_coll_t c);
+int hc_coll_parse(const char *name, hc_coll_t *out);
+
+/* Current version of the schedule JSON format. */
+#define HC_SCHEDULE_FORMAT "hetcoll-schedule/1"
+
+/* One communication event. */
+typedef struct hc_event {
+    uint32_t src, dst; /* node ids (redistribute: dst in n1..n1+n2-1) */
+    double start, end; /* seconds */
+    uint64_t bytes;    /* payload */
+    uint32_t seg;      /* segment index of a pipelined bcast, else 0 */
+    uint32_t step;     /* redistribution step, else 0 */
+    uint8_t tree;      /* TTCC: 0 original tree, 1 redundant tree */
+} hc_event_t;
+
+/* A scheduling problem. A plain struct filled by the caller (start from hc_problem_init); it
+ * borrows every pointer, nothing is freed by the library.
+ *
+ * costs: planned durations in seconds.
+ *   alltoall      P x P, C[i][j] = message i -> j; 0 means "not sent"; diagonal ignored.
+ *   bcast         P x P, C[i][j] = whole message (msg_bytes) i -> j.
+ *   reduce        P x P, C[i][j] = time for i to send its partial result to j. In 003's model
+ *                 every row is constant: C[i][j] = t(i).
+ *   redistribute  n1 x n2, C[i][j] = time to move the traffic from node i of cluster 1 to
+ *                 node j of cluster 2 (001's matrix M; 0 = nothing to send).
+ * sizes: optional bytes, same shape as costs; events carry them. When NULL, events carry
+ *   msg_bytes (alltoall/bcast/reduce) or 0. */
+typedef struct hc_problem {
+    hc_coll_t coll;
+    uint32_t P; /* nodes; redistribute: n1 + n2 */
+    const hc_matrix_t *costs;
+    const hc_matrix_t *sizes;
+    uint64_t msg_bytes;
+    /* Optional platform, for platform-aware algorithms (segment costs, clusters, pLogP
+     * model choice). When set, costs were derived from it with `model` unless stated. */
+    const hc_platform_t *platform;
+    hc_model_t model;
+    uint32_t root;   /* bcast, reduce */
+    uint32_t n1, n2; /* redistribute: cluster sizes; node ids n1.. are cluster 2 */
+    uint32_t k;      /* redistribute: at most k transfers per step */
+    double beta;     /* redistribute: start-up cost of every step (s) */
+} hc_problem_t;
+
+/* Zero the struct and set coll, model = HOCKNEY. */
+void hc_problem_init(hc_problem_t *pb, hc_coll_t coll);
+
+/* Check a problem's consistency (shapes, P >= 2, root < P, values finite and >= 0, k >= 1 ...).
+ * Errors say which field is wrong. */
+int hc_problem_check(const hc_problem_t *pb);
+
+/* Duration in seconds of event `e` on problem `pb` (the same rule for the validator and the
+ * simulator):
+ *   alltoall, reduce: costs[src][dst]
+ *   bcast:            costs[src][dst] when e->bytes == msg_bytes; for a segment of other size
+ *                     costs[src][dst] * p2p(bytes)/p2p(msg) with the platform's model, or
+ *                     costs[src][dst] * bytes/msg without a platform
+ *   redistribute:     the planned amount (e->end - e->start), as the steps fix it. */
+double hc_problem_event_cost(const hc_problem_t *pb, const hc_event_t *e);
+
+/* A redistribution step: events [first, first + count) of the schedule. */
+typedef struct hc_step {
+    double start;    /* when the step begins; its transfers begin at start + beta */
+    double duration; /* beta + longest transfer */
+    size_t first, count;
+} hc_step_t;
+
+/* Branch-and-bound statistics (reduction). */
+typedef struct hc_search_stats {
+    double nodes_visited;
+    double naive_space; /* (n-1)! / prod m_i! */
+    double efficiency;  /* 1 - visited / naive */
+    int optimal;        /* 1 when the search completed */
+    double best_lower_bound;
+} hc_search_stats_t;
+
+typedef struct hc_schedule {
+    hc_coll_t coll;
+    char algorithm[48];
+    uint32_t P;
+    double makespan;    /* redistribute: the cost, sum of step durations */
+    double lower_bound; /* NAN when unknown */
+    hc_event_t *events;
+    size_t n_events, cap_events;
+    /* redistribute */
+    uint32_t n1, n2, k;
+    double beta;
+    hc_step_t *steps;
+    size_t n_steps, cap_steps;
+    /* bcast / reduce */
+    uint32_t root;
+    uint32_t n_segments; /* bcast: 1 unless pipelined */
+    int32_t *parent;     /* bcast: P entries, -1 for the root; NULL otherwise */
+    int32_t *parent2;    /* bcast TTCC: redundant tree, or NULL */
+    /* reduce */
+    int has_search;
+    hc_search_stats_t search;
+    /* Free text for the text output (e.g. why `auto` chose what it chose); malloc'd or NULL. */
+    char *note;
+    /* Optional JSON object text whose members are added to the top level of the JSON output
+     * (collective-specific extras, e.g. a prediction table); malloc'd or NULL. Parsing keeps
+     * unknown top-level members here. */
+    char *extra_json;
+} hc_schedule_t;
+
+/* Empty schedule (makespan 0, lower_bound NAN, n_segments 1). Caller frees with
+ * hc_schedule_destroy. */
+int hc_schedule_create(hc_coll_t coll, uint32_t P, hc_schedule_t **out);
+/* NULL-safe; frees everything the schedule holds. */
+void hc_schedule_destroy(hc_schedule_t *s);
+/* Append an event (copied). */
+int hc_schedule_add_event(hc_schedule_t *s, const hc_event_t *e);
+/* Append a redistribution step covering the events added since the previous step. Sets the
+ * step's start to the end of the previous step (0 for the first) and duration to
+ * beta + the longest event. The caller adds the step's events first with start/end set to
+ * step_start + beta .. + amount; hc_schedule_close_step fixes them up to that rule. */
+int hc_schedule_close_step(hc_schedule_t *s);
+/* Allocate parent (and parent2 when two_trees) arrays filled with -1. */
+int hc_schedule_alloc_trees(hc_schedule_t *s, int two_trees);
+/* Set makespan: max event end, or the sum of step durations for redistribute. */
+void hc_schedule_finish(hc_schedule_t *s);
+/* Replace the note (printf-style). */
+int hc_schedule_set_note(hc_schedule_t *s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Deep copy. */
+int hc_schedule_clone(const hc_schedule_t *s, hc_schedule_t **out);
+
+/* JSON (docs/formats.md). Caller frees *out with free(). */
+int hc_schedule_to_json(const hc_schedule_t *s, char **out);
+int hc_schedule_parse(const char *text, const char *origin, hc_schedule_t **out);
+int hc_schedule_load(const char *path, hc_schedule_t **out);
+
+/* Validate. Structure always; durations (end - start == cost, relative tolerance 1e-9) and
+ * message coverage too when `pb` is given (it must be the problem the schedule was made for,
+ * or one of the same shape). The detail names the first violated rule and the event index.
+ *   alltoall      every message with a nonzero cost exactly once, none other; no node in two
+ *                 sends or two receives at once
+ *   redistribute  each step a matching of at most k transfers; transfers inside their step;
+ *                 every message's time fully covered; cost = sum of (beta + longest)
+ *   bcast         every non-root node receives each segment exactly once, from a node that
+ *                 already holds it; one send and one receive at a time per node
+ *   reduce        each non-root sends exactly once, after all it receives, never receiving
+ *                 afterwards; the root never sends; one communication at a time */
+int hc_schedule_validate(const hc_schedule_t *s, const hc_problem_t *pb);
+
+/* Lower bound on the makespan of any schedule for pb:
+ *   alltoall      max over nodes of total send and total receive time (000 §4.1)
+ *   redistribute  eta = eta_d + beta * eta_s (001 Proposition 1)
+ *   bcast         max over nodes of the shortest-path time from the root
+ *   reduce        see src/sched/bound_reduce.c */
+int hc_lower_bound(const hc_problem_t *pb, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,53 @@
+/* Discrete-event replay of a schedule on a "true" network (src/sim).
+ *
+ * Every node keeps the order of its sends and the order of its receives from the schedule
+ * (by planned start). An event starts when its sender's previous send and its receiver's
+ * previous receive have ended and its data dependency is met (bcast: the sender holds that
+ * segment; reduce: the sender has received everything it receives). Reduction nodes are
+ * half-duplex (one communication at a time), others full-duplex 1-port. Redistribution steps
+ * end with a barrier. Durations come from hc_problem_event_cost on the true problem, times
+ * the error factor and the slowdown factors. Schedules with a redundant tree (TTCC) use the
+ * TTCC semantics of 002 (first complete copy wins; switch cost alpha). */
+#ifndef HETCOLL_SIM_H
+#define HETCOLL_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedule.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hc_sim_opts {
+    double error_sigma;     /* each duration x max(error_floor, 1 + N(0, sigma)); 0 = exact */
+    double error_floor;     /* default 0.01 */
+    uint64_t seed;          /* error draws (default 1) */
+    const double *slowdown; /* P factors (> 0) multiplying every event a node takes part in
+                               (the larger of sender's and receiver's); NULL = none */
+    double alpha;           /* TTCC switch cost, fraction of the mean edge time (default 0) */
+} hc_sim_opts_t;
+
+void hc_sim_opts_default(hc_sim_opts_t *o);
+
+typedef struct hc_sim_result {
+    double makespan;
+    size_t n_events;
+    hc_event_t *events; /* actual times, in the schedule's event order; for TTCC, events
+                           that did not run (cancelled losers) have start = end = NAN */
+    double *finish;     /* P entries: when each node completed its part */
+} hc_sim_result_t;
+
+/* Replay `s` on `truth` (the problem with the true costs; same shape as the planned one).
+ * Caller frees *out with hc_sim_result_destroy. HC_ERR_INVALID_SCHEDULE when the orders
+ * deadlock (a cyclic wait). */
+int hc_simulate(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_opts_t *opts,
+                hc_sim_result_t **out);
+
+void hc_sim_result_destroy(hc_sim_result_t *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,98 @@
+/* Allocation and file helpers. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+void *hc__malloc(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    return malloc(n * size ? n * size : 1);
+}
+
+void *hc__calloc(size_t n, size_t size)
+{
+    return calloc(n ? n : 1, size ? size : 1);
+}
+
+void *hc__realloc(void *p, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    return realloc(p, n * size ? n * size : 1);
+}
+
+char *hc__strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+int hc__grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return HC_OK;
+    size_t ncap = *cap ? *cap : 16;
+    while (ncap < need)
+        ncap *= 2;
+    void *p = hc__realloc(*arr, ncap, size);
+    if (!p)
+        return hc__error(HC_ERR_NOMEM, "out of memory growing an array to %zu elements", ncap);
+    *arr = p;
+    *cap = ncap;
+    return HC_OK;
+}
+
+int hc__read_file(const char *path, char **out, size_t *len)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return hc__error(HC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        fclose(f);
+        return hc__error(HC_ERR_NOMEM, "%s: out of memory", path);
+    }
+    for (;;) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return hc__error(HC_ERR_NOMEM, "%s: out of memory", path);
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t r = fread(buf + n, 1, cap - n - 1, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(buf);
+        return hc__error(HC_ERR_IO, "%s: read error", path);
+    }
+    buf[n] = '\0';
+    size_t i = 0;
+    while (i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
+        i++;
+    if (i == n) {
+        free(buf);
+        return hc__error(HC_ERR_PARSE, "%s: file is empty", path);
+    }
+    *out = buf;
+    if (len)
+        *len = n;
+    return HC_OK;
+}

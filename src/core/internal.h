@@ -1,0 +1,49 @@
+/* Internal helpers shared by the library's sources. Not installed. */
+#ifndef HETCOLL_INTERNAL_H
+#define HETCOLL_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hetcoll/hetcoll.h"
+
+/* Record a detail for this thread (printf-style) and return `status`, so that failing paths
+ * read `return hc__error(HC_ERR_VALUE, "%s:%d: ...", file, line);`. */
+int hc__error(int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Allocation helpers: overflow-checked; they return NULL on failure without recording. */
+void *hc__malloc(size_t n, size_t size);
+void *hc__calloc(size_t n, size_t size);
+void *hc__realloc(void *p, size_t n, size_t size);
+char *hc__strdup(const char *s);
+
+/* Read a whole file into a NUL-terminated malloc'd buffer. Errors name the path: unreadable,
+ * empty (HC_ERR_PARSE "...: file is empty"). */
+int hc__read_file(const char *path, char **out, size_t *len);
+
+/* Grow *arr (of *cap elements of `size`) to hold at least `need`. */
+int hc__grow(void **arr, size_t *cap, size_t need, size_t size);
+
+/* Propagate a non-OK status. */
+#define HC__TRY(expr)                                                                              \
+    do {                                                                                           \
+        int hc__rc_ = (expr);                                                                      \
+        if (hc__rc_ != HC_OK)                                                                      \
+            return hc__rc_;                                                                        \
+    } while (0)
+
+/* Per-collective lower bounds (src/sched/bound_<coll>.c). */
+int hc__lower_bound_alltoall(const hc_problem_t *pb, double *out);
+int hc__lower_bound_redistribute(const hc_problem_t *pb, double *out);
+int hc__lower_bound_bcast(const hc_problem_t *pb, double *out);
+int hc__lower_bound_reduce(const hc_problem_t *pb, double *out);
+
+/* TTCC replay (src/sim/sim_ttcc.c), called by hc_simulate for schedules with parent2. */
+int hc__simulate_ttcc(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_opts_t *opts,
+                      hc_sim_result_t **out);
+
+#endif

@@ -1,0 +1,63 @@
+/* Internal declarations of src/net: the platform struct (shared by platform.c and
+ * platform_json.c), built-in and random platform constructors. Not installed. */
+#ifndef HETCOLL_NET_INTERNAL_H
+#define HETCOLL_NET_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/internal.h"
+
+/* A pLogP gap table: n samples, sizes strictly increasing (bytes), gaps >= 0 (s). */
+typedef struct hc__gap_table {
+    size_t n;
+    uint64_t *sizes;
+    double *gaps;
+} hc__gap_table_t;
+
+/* A gap table for the ordered cluster pair (ca, cb). */
+typedef struct hc__cluster_gap {
+    uint32_t ca, cb;
+    hc__gap_table_t t;
+} hc__cluster_gap_t;
+
+struct hc_platform {
+    uint32_t P;
+    char *name;               /* malloc'd, never NULL ("" when unnamed) */
+    char **node_names;        /* P malloc'd strings */
+    double *lat;              /* P*P, s; diagonal 0 */
+    double *bw;               /* P*P, B/s; diagonal inf */
+    double *send_time;        /* P, s; < 0 when unset */
+    int32_t *cluster;         /* P labels, -1 = none */
+    uint32_t n_clusters;      /* labels are 0..n_clusters-1, each used by >= 1 node */
+    char **cluster_names;     /* n_clusters malloc'd strings */
+    hc__gap_table_t *pair_gap; /* P*P tables (n == 0: none), or NULL when no pair has one */
+    hc__cluster_gap_t *cgaps; /* cluster-pair tables */
+    size_t n_cgaps, cap_cgaps;
+};
+
+/* Allocate a P-node platform (P >= 1) with all links at (lat, bw) (not validated), nodes
+ * "n0".."n{P-1}", no clusters. */
+int hc__platform_alloc(uint32_t P, double lat, double bw, hc_platform_t **out);
+
+/* Gap table for the ordered cluster pair (ca, cb) (indices < cluster count); replaces an
+ * existing one. Same validation as hc_platform_set_gap_table. */
+int hc__platform_set_cluster_gap_table(hc_platform_t *p, uint32_t ca, uint32_t cb, size_t n,
+                                       const uint64_t *sizes, const double *gaps);
+
+/* Check a gap table's samples; `what` names it in the error ("" for none). */
+int hc__gap_table_check(const char *what, size_t n, const uint64_t *sizes, const double *gaps);
+
+/* Evaluate a gap table at m bytes (see hc_platform_gap). */
+double hc__gap_table_eval(const hc__gap_table_t *t, uint64_t m);
+
+/* builtin:NAME (src/net/builtin.c). HC_ERR_UNKNOWN lists the valid names. */
+int hc__platform_builtin(const char *name, hc_platform_t **out);
+
+/* random:GEN:k=v:... (src/net/random.c); `spec` is the full spec including "random:". */
+int hc__platform_random(const char *spec, hc_platform_t **out);
+
+/* Comma-separated generator names, e.g. "gusto, two-cluster, uniform, grid". */
+const char *hc__platform_random_names(void);
+
+#endif

@@ -1,0 +1,291 @@
+/* Shared helpers of the hetcoll command-line tool: errors, number/size/list parsing, output. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* Print `msg` on stderr with newlines and tabs flattened, so that errors stay on one line. */
+static void put_flat(const char *msg)
+{
+    for (const char *c = msg; *c; c++)
+        fputc((*c == '\n' || *c == '\r' || *c == '\t') ? ' ' : *c, stderr);
+}
+
+int cli_fail(int status, const char *context)
+{
+    const char *detail = hc_error_detail();
+    fputs("hetcoll: ", stderr);
+    if (detail && *detail) {
+        if (context && *context && !strstr(detail, context)) {
+            put_flat(context);
+            fputs(": ", stderr);
+        }
+        put_flat(detail);
+    } else {
+        if (context && *context) {
+            put_flat(context);
+            fputs(": ", stderr);
+        }
+        put_flat(hc_strerror(status));
+    }
+    fputc('\n', stderr);
+    return CLI_ERROR;
+}
+
+int cli_error(const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fputs("hetcoll: ", stderr);
+    put_flat(buf);
+    fputc('\n', stderr);
+    return CLI_ERROR;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "hetcoll %s: ", cmd);
+    put_flat(buf);
+    fprintf(stderr, " (try 'hetcoll %s --help')\n", cmd);
+    return CLI_USAGE;
+}
+
+int cli_bad_option(const char *cmd, int optopt_value, char **argv)
+{
+    const char *word = (optind > 0) ? argv[optind - 1] : "?";
+    if (optopt_value == ':')
+        return cli_usage_error(cmd, "option '%s' needs an argument", word);
+    if (optopt && optopt != '?' && optopt != ':' && !(word && word[0] == '-' && word[1] == '-'))
+        return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+    return cli_usage_error(cmd, "unknown option '%s'", word ? word : "?");
+}
+
+int cli_parse_double(const char *s, double *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !isfinite(v) || errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end != '\0' || errno == ERANGE)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int cli_parse_u32(const char *s, uint32_t *out)
+{
+    uint64_t v;
+    if (cli_parse_u64(s, &v) != 0 || v > UINT32_MAX)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int cli_parse_size(const char *s, uint64_t *out)
+{
+    static const struct {
+        const char *suffix;
+        double mult;
+    } units[] = {
+        {"", 1.0},
+        {"B", 1.0},
+        {"k", 1e3},
+        {"K", 1e3},
+        {"kB", 1e3},
+        {"KB", 1e3},
+        {"Ki", 1024.0},
+        {"KiB", 1024.0},
+        {"M", 1e6},
+        {"MB", 1e6},
+        {"Mi", 1048576.0},
+        {"MiB", 1048576.0},
+        {"G", 1e9},
+        {"GB", 1e9},
+        {"Gi", 1073741824.0},
+        {"GiB", 1073741824.0},
+        {"T", 1e12},
+        {"TB", 1e12},
+        {"Ti", 1099511627776.0},
+        {"TiB", 1099511627776.0},
+    };
+    if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno == ERANGE || !isfinite(v) || v < 0)
+        return -1;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(end, units[i].suffix) == 0) {
+            double bytes = nearbyint(v * units[i].mult);
+            if (bytes >= 9007199254740992.0) /* 2^53: exact as double everywhere */
+                return -1;
+            *out = (uint64_t)bytes;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* One list item "a", "a..b" or "a..b:step" into values appended to *vals (doubles). */
+static int parse_item(const char *item, int integer, double **vals, size_t *n, size_t *cap)
+{
+    char buf[256];
+    if (strlen(item) >= sizeof buf || !*item)
+        return -1;
+    strcpy(buf, item);
+    double a, b, step = 1.0;
+    char *dots = strstr(buf, "..");
+    if (!dots) {
+        if (cli_parse_double(buf, &a) != 0)
+            return -1;
+        b = a;
+    } else {
+        *dots = '\0';
+        char *rest = dots + 2;
+        char *colon = strchr(rest, ':');
+        if (colon) {
+            *colon = '\0';
+            if (cli_parse_double(colon + 1, &step) != 0 || !(step > 0))
+                return -1;
+        }
+        if (cli_parse_double(buf, &a) != 0 || cli_parse_double(rest, &b) != 0 || b < a)
+            return -1;
+    }
+    if (integer && (a != floor(a) || b != floor(b) || step != floor(step) || a < 0))
+        return -1;
+    double count = floor((b - a) / step + 1e-9) + 1;
+    if (count > 1e7)
+        return -1;
+    for (size_t i = 0; i < (size_t)count; i++) {
+        if (*n == *cap) {
+            size_t nc = *cap ? *cap * 2 : 16;
+            double *nv = realloc(*vals, nc * sizeof **vals);
+            if (!nv)
+                return -1;
+            *vals = nv;
+            *cap = nc;
+        }
+        double x = a + (double)i * step;
+        if (!integer && fabs(x) < 1e-12 * step)
+            x = 0;
+        (*vals)[(*n)++] = x;
+    }
+    return 0;
+}
+
+static int parse_list(const char *s, int integer, double **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!s || !*s)
+        return -1;
+    char *copy = malloc(strlen(s) + 1);
+    if (!copy)
+        return -1;
+    strcpy(copy, s);
+    size_t cap = 0;
+    int rc = 0;
+    char *p = copy;
+    for (;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        if (parse_item(p, integer, out, n, &cap) != 0) {
+            rc = -1;
+            break;
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    free(copy);
+    if (rc != 0 || *n == 0) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return -1;
+    }
+    return 0;
+}
+
+int cli_parse_double_list(const char *s, double **out, size_t *n)
+{
+    return parse_list(s, 0, out, n);
+}
+
+int cli_parse_u64_list(const char *s, uint64_t **out, size_t *n)
+{
+    double *d;
+    *out = NULL;
+    if (parse_list(s, 1, &d, n) != 0)
+        return -1;
+    uint64_t *u = malloc(*n * sizeof *u);
+    if (!u) {
+        free(d);
+        return -1;
+    }
+    for (size_t i = 0; i < *n; i++)
+        u[i] = (uint64_t)d[i];
+    free(d);
+    *out = u;
+    return 0;
+}
+
+FILE *cli_open_output(const char *path)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        cli_error("%s: cannot create: %s", path, strerror(errno));
+    return f;
+}
+
+void cli_close_output(FILE *f)
+{
+    if (f && f != stdout)
+        fclose(f);
+    else if (f)
+        fflush(f);
+}
+
+void cli_progress(const char *label, size_t done, size_t total)
+{
+    if (!isatty(fileno(stderr)))
+        return;
+    fprintf(stderr, "\r%s %zu/%zu", label, done, total);
+    if (done >= total)
+        fputc('\n', stderr);
+    fflush(stderr);
+}

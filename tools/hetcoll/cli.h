@@ -1,0 +1,83 @@
+/* Shared helpers of the hetcoll command-line tool (implemented in cli.c, svg.c, plot.c). */
+#ifndef HETCOLL_CLI_H
+#define HETCOLL_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hetcoll/hetcoll.h"
+
+/* Exit codes. */
+enum { CLI_OK = 0, CLI_ERROR = 1, CLI_USAGE = 2 };
+
+/* Print ONE line "hetcoll: <context>: <library detail or strerror>" on stderr (the context is
+ * left out when the library detail already names it, e.g. the file); returns CLI_ERROR. */
+int cli_fail(int status, const char *context);
+/* Print "hetcoll: <message>" (one line) on stderr; returns CLI_ERROR. */
+int cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Print "hetcoll <cmd>: <message> (try 'hetcoll <cmd> --help')" (one line) on stderr;
+ * returns CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Report getopt_long's '?' result for argv[optind - 1] as a usage error (CLI_USAGE).
+ * Subcommands set opterr = 0 and call this, so that stderr stays one line. */
+int cli_bad_option(const char *cmd, int optopt_value, char **argv);
+
+/* "1048576", "1KiB", "1MiB", "1GiB", "1kB"/"1KB" (1000), "1MB", "1GB", "1.5MiB", "1B" -> bytes.
+ * Returns 0 on success, -1 on a malformed or negative size. */
+int cli_parse_size(const char *s, uint64_t *out);
+/* Finite double (plain number, e.g. "1e6", "0.5"). Returns 0 / -1. */
+int cli_parse_double(const char *s, double *out);
+/* Non-negative integer fitting uint64_t / uint32_t. Returns 0 / -1. */
+int cli_parse_u64(const char *s, uint64_t *out);
+int cli_parse_u32(const char *s, uint32_t *out);
+/* Comma-separated lists and ranges: "10,20,30", "6..16", "10..100:10" (step). Caller frees
+ * *out. Returns 0 / -1. */
+int cli_parse_u64_list(const char *s, uint64_t **out, size_t *n);
+int cli_parse_double_list(const char *s, double **out, size_t *n);
+
+/* Open the output (-o FILE, or stdout when path is NULL or "-"); NULL (after printing the
+ * error) when the file cannot be created. cli_close_output closes files other than stdout. */
+FILE *cli_open_output(const char *path);
+void cli_close_output(FILE *f);
+
+/* Progress on stderr when it is a terminal (experiments): "\r<label> <done>/<total>". */
+void cli_progress(const char *label, size_t done, size_t total);
+
+/* SVG timing diagram of a schedule (svg.c): one column per node, time downward, each
+ * rectangle labelled with its destination, header with makespan and lower bound. */
+int cli_svg_schedule(FILE *f, const hc_schedule_t *s, const char *title);
+
+/* Simple SVG line plot (plot.c): series share x values; y may be log-scaled (non-positive
+ * values are then skipped). Returns 0, or -1 when the file cannot be written. */
+typedef struct cli_series {
+    const char *name;
+    const double *y; /* n values; NAN = missing */
+} cli_series_t;
+int cli_plot_svg(const char *path, const char *title, const char *xlabel, const char *ylabel,
+                 const double *x, size_t n, const cli_series_t *series, size_t n_series,
+                 int log_y);
+
+/* Subcommands (cmd_*.c): argv[0] is the subcommand name; return an exit code. */
+int cmd_platform(int argc, char **argv);
+int cmd_schedule(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+int cmd_algorithms(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+int cmd_experiment(int argc, char **argv);
+
+/* Experiments (exp_<name>.c), one row each in experiments.def. */
+#define HC_EXPERIMENT(ident, name, desc) int exp_##ident##_main(int argc, char **argv);
+#include "experiments.def"
+#undef HC_EXPERIMENT
+
+#endif
