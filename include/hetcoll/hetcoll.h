@@ -10,12 +10,15 @@
 
 #include "algo.h"
 #include "cost.h"
+#include "directory.h"
+#include "forecast.h"
 #include "matrix.h"
 #include "platform.h"
 #include "rng.h"
 #include "schedule.h"
 #include "sim.h"
 #include "status.h"
+#include "topo.h"
 
 #ifdef __cplusplus
 extern "C" {

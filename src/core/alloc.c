@@ -10,7 +10,8 @@ void *hc__malloc(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)
         return NULL;
-    return malloc(n * size ? n * size : 1);
+    size_t bytes = n * size;
+    return malloc(bytes ? bytes : 1);
 }
 
 void *hc__calloc(size_t n, size_t size)
@@ -22,7 +23,8 @@ void *hc__realloc(void *p, size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)
         return NULL;
-    return realloc(p, n * size ? n * size : 1);
+    size_t bytes = n * size;
+    return realloc(p, bytes ? bytes : 1);
 }
 
 char *hc__strdup(const char *s)

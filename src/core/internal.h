@@ -45,5 +45,8 @@ int hc__lower_bound_reduce(const hc_problem_t *pb, double *out);
 /* TTCC replay (src/sim/sim_ttcc.c), called by hc_simulate for schedules with parent2. */
 int hc__simulate_ttcc(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_opts_t *opts,
                       hc_sim_result_t **out);
+/* TTCC makespan of a two-tree schedule replayed on its own event durations, alpha 0 (the planned
+ * makespan; hc_schedule_finish uses it when parent2 is set). NAN when the replay fails. */
+double hc__ttcc_makespan(const hc_schedule_t *s);
 
 #endif

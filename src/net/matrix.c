@@ -70,8 +70,7 @@ static int check_cell(hc_matrix_kind_t kind, double x, int diag, const char *whe
         return hc__error(HC_ERR_VALUE, "%s: value %g is negative (must be >= 0)", where, x);
     if (kind == HC_MATRIX_SIZES) {
         if (x != floor(x))
-            return hc__error(HC_ERR_VALUE, "%s: size %g is not a whole number of bytes", where,
-                             x);
+            return hc__error(HC_ERR_VALUE, "%s: size %g is not a whole number of bytes", where, x);
         if (x > HC__MAX_EXACT)
             return hc__error(HC_ERR_VALUE, "%s: size %g is larger than 2^53 bytes", where, x);
     }
@@ -126,8 +125,8 @@ static int parse_text(const char *text, const char *origin, hc_matrix_kind_t kin
             size_t tl = (size_t)(q - t0);
             nrow++;
             if (tl >= sizeof tok) {
-                rc = hc__error(HC_ERR_PARSE, "%s:%u: column %u: '%.20s...' is not a number",
-                               origin, line, nrow, t0);
+                rc = hc__error(HC_ERR_PARSE, "%s:%u: column %u: '%.20s...' is not a number", origin,
+                               line, nrow, t0);
                 goto done;
             }
             memcpy(tok, t0, tl);
@@ -136,8 +135,8 @@ static int parse_text(const char *text, const char *origin, hc_matrix_kind_t kin
             errno = 0;
             double x = strtod(tok, &ep);
             if (ep == tok || *ep != '\0') {
-                rc = hc__error(HC_ERR_PARSE, "%s:%u: column %u: '%s' is not a number", origin,
-                               line, nrow, tok);
+                rc = hc__error(HC_ERR_PARSE, "%s:%u: column %u: '%s' is not a number", origin, line,
+                               nrow, tok);
                 goto done;
             }
             char where[512];
@@ -219,8 +218,7 @@ static int parse_json(const char *text, const char *origin, hc_matrix_kind_t kin
     }
     size_t r = json_array_size(arr);
     if (r == 0) {
-        rc = hc__error(HC_ERR_PARSE, "%s: field '%s': no matrix rows (empty array)", origin,
-                       field);
+        rc = hc__error(HC_ERR_PARSE, "%s: field '%s': no matrix rows (empty array)", origin, field);
         goto done;
     }
     if (r > UINT32_MAX) {
@@ -231,8 +229,8 @@ static int parse_json(const char *text, const char *origin, hc_matrix_kind_t kin
     for (size_t i = 0; i < r; i++) {
         json_t *row = json_array_get(arr, i);
         if (!json_is_array(row)) {
-            rc = hc__error(HC_ERR_PARSE, "%s: field '%s[%zu]': expected an array (a row)",
-                           origin, field, i);
+            rc = hc__error(HC_ERR_PARSE, "%s: field '%s[%zu]': expected an array (a row)", origin,
+                           field, i);
             goto done;
         }
         size_t n = json_array_size(row);
@@ -244,8 +242,9 @@ static int parse_json(const char *text, const char *origin, hc_matrix_kind_t kin
                 goto done;
             }
         } else if (n != c) {
-            rc = hc__error(HC_ERR_SHAPE, "%s: field '%s[%zu]': row %zu has %zu values, expected %zu",
-                           origin, field, i, i, n, c);
+            rc =
+                hc__error(HC_ERR_SHAPE, "%s: field '%s[%zu]': row %zu has %zu values, expected %zu",
+                          origin, field, i, i, n, c);
             goto done;
         }
     }

@@ -23,16 +23,16 @@ typedef struct hc__cluster_gap {
 
 struct hc_platform {
     uint32_t P;
-    char *name;               /* malloc'd, never NULL ("" when unnamed) */
-    char **node_names;        /* P malloc'd strings */
-    double *lat;              /* P*P, s; diagonal 0 */
-    double *bw;               /* P*P, B/s; diagonal inf */
-    double *send_time;        /* P, s; < 0 when unset */
-    int32_t *cluster;         /* P labels, -1 = none */
-    uint32_t n_clusters;      /* labels are 0..n_clusters-1, each used by >= 1 node */
-    char **cluster_names;     /* n_clusters malloc'd strings */
+    char *name;                /* malloc'd, never NULL ("" when unnamed) */
+    char **node_names;         /* P malloc'd strings */
+    double *lat;               /* P*P, s; diagonal 0 */
+    double *bw;                /* P*P, B/s; diagonal inf */
+    double *send_time;         /* P, s; < 0 when unset */
+    int32_t *cluster;          /* P labels, -1 = none */
+    uint32_t n_clusters;       /* labels are 0..n_clusters-1, each used by >= 1 node */
+    char **cluster_names;      /* n_clusters malloc'd strings */
     hc__gap_table_t *pair_gap; /* P*P tables (n == 0: none), or NULL when no pair has one */
-    hc__cluster_gap_t *cgaps; /* cluster-pair tables */
+    hc__cluster_gap_t *cgaps;  /* cluster-pair tables */
     size_t n_cgaps, cap_cgaps;
 };
 

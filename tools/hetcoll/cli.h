@@ -63,8 +63,7 @@ typedef struct cli_series {
     const double *y; /* n values; NAN = missing */
 } cli_series_t;
 int cli_plot_svg(const char *path, const char *title, const char *xlabel, const char *ylabel,
-                 const double *x, size_t n, const cli_series_t *series, size_t n_series,
-                 int log_y);
+                 const double *x, size_t n, const cli_series_t *series, size_t n_series, int log_y);
 
 /* Subcommands (cmd_*.c): argv[0] is the subcommand name; return an exit code. */
 int cmd_platform(int argc, char **argv);
@@ -74,6 +73,11 @@ int cmd_simulate(int argc, char **argv);
 int cmd_algorithms(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_experiment(int argc, char **argv);
+int cmd_cluster(int argc, char **argv);  /* cmd_cluster.c */
+int cmd_forecast(int argc, char **argv); /* cmd_forecast.c */
+int cmd_probe(int argc, char **argv);    /* cmd_mpi.c: execs hetcoll-mpi */
+int cmd_monitor(int argc, char **argv);  /* cmd_mpi.c */
+int cmd_cluster(int argc, char **argv); /* cmd_cluster.c (network-information issue) */
 
 /* Experiments (exp_<name>.c), one row each in experiments.def. */
 #define HC_EXPERIMENT(ident, name, desc) int exp_##ident##_main(int argc, char **argv);

@@ -1,0 +1,25 @@
+# libhetcoll_mpi: the MPI runtime (include/hetcoll/mpi.h), built when MPI is found.
+set(HC_MPI_RUNTIME_SOURCES
+  ${PROJECT_SOURCE_DIR}/src/mpi/comm.c ${PROJECT_SOURCE_DIR}/src/mpi/coll.c
+  ${PROJECT_SOURCE_DIR}/src/mpi/exec.c ${PROJECT_SOURCE_DIR}/src/mpi/quickprobe.c)
+add_library(hetcoll_mpi SHARED ${HC_MPI_RUNTIME_SOURCES})
+target_include_directories(hetcoll_mpi PUBLIC
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+# The core is linked in (position-independent objects), so one library is enough to preload.
+target_link_libraries(hetcoll_mpi PUBLIC MPI::MPI_C PRIVATE hetcoll_static)
+target_link_options(hetcoll_mpi PRIVATE "-Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/hetcoll.map")
+set_target_properties(hetcoll_mpi PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
+install(TARGETS hetcoll_mpi EXPORT hetcollTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+
+if(HETCOLL_BUILD_TESTS)
+  pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
+  find_program(HC_MPIEXEC NAMES mpirun mpiexec REQUIRED)
+  add_executable(test_mpi_runtime ${PROJECT_SOURCE_DIR}/tests/mpi/test_mpi_runtime.c)
+  target_link_libraries(test_mpi_runtime PRIVATE hetcoll_mpi hetcoll_static PkgConfig::CMOCKA)
+  foreach(np 2 3 4 8 16)
+    add_test(NAME mpi/runtime_np${np}
+      COMMAND ${HC_MPIEXEC} --oversubscribe -np ${np} $<TARGET_FILE:test_mpi_runtime>)
+    set_tests_properties(mpi/runtime_np${np} PROPERTIES LABELS mpi TIMEOUT 300
+      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;ASAN_OPTIONS=detect_leaks=0")
+  endforeach()
+endif()

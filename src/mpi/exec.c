@@ -1,0 +1,272 @@
+/* Executing schedules with point-to-point messages.
+ *
+ * Each rank follows its send order and its receive order (events sorted by planned start,
+ * ties by event index) with at most one outstanding send and one outstanding receive; the
+ * next one is posted when one completes. This cannot deadlock when the schedule is
+ * consistent with a global time order (docs/design.md, "MPI runtime"): the earliest
+ * unfinished event is at the head of both its sender's and its receiver's queues, so both
+ * sides have posted it and it completes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_internal.h"
+
+void hc__segment(int count, uint32_t n, uint32_t k, int *first, int *len)
+{
+    if (n == 0)
+        n = 1;
+    long long a = (long long)count * k / n, b = (long long)count * (k + 1) / n;
+    *first = (int)a;
+    *len = (int)(b - a);
+}
+
+static const hc_schedule_t *sort_sched; /* qsort has no context argument */
+
+static int by_start(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    double sa = sort_sched->events[a].start, sb = sort_sched->events[b].start;
+    if (sa < sb)
+        return -1;
+    if (sa > sb)
+        return 1;
+    return a < b ? -1 : a > b;
+}
+
+/* Indices of events with src == me (sends) and dst == me (recvs), each in planned order. */
+static int my_lists(const hc_schedule_t *s, uint32_t me, const uint32_t *map, size_t **sends,
+                    size_t *ns, size_t **recvs, size_t *nr)
+{
+    *ns = *nr = 0;
+    *sends = malloc(sizeof **sends * (s->n_events + 1));
+    *recvs = malloc(sizeof **recvs * (s->n_events + 1));
+    if (!*sends || !*recvs) {
+        free(*sends);
+        free(*recvs);
+        *sends = *recvs = NULL;
+        return MPI_ERR_NO_MEM;
+    }
+    for (size_t i = 0; i < s->n_events; i++) {
+        uint32_t src = map ? map[s->events[i].src] : s->events[i].src;
+        uint32_t dst = map ? map[s->events[i].dst] : s->events[i].dst;
+        if (src == me)
+            (*sends)[(*ns)++] = i;
+        if (dst == me)
+            (*recvs)[(*nr)++] = i;
+    }
+    sort_sched = s;
+    qsort(*sends, *ns, sizeof **sends, by_start);
+    qsort(*recvs, *nr, sizeof **recvs, by_start);
+    return MPI_SUCCESS;
+}
+
+int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const char *sendbuf,
+                      const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                      char *recvbuf, const int *recvcounts, const int *rdispls,
+                      MPI_Datatype recvtype)
+{
+    MPI_Aint lb, sext, rext;
+    MPI_Type_get_extent(sendtype, &lb, &sext);
+    MPI_Type_get_extent(recvtype, &lb, &rext);
+    const uint32_t me = (uint32_t)c->rank;
+    int err = MPI_SUCCESS;
+    if (sendbuf && sendcounts[me] > 0)
+        err = MPI_Sendrecv(sendbuf + sdispls[me] * sext, sendcounts[me], sendtype, c->rank, 0,
+                           recvbuf + rdispls[me] * rext, recvcounts[me], recvtype, c->rank, 0,
+                           c->comm, MPI_STATUS_IGNORE);
+    if (err != MPI_SUCCESS)
+        return err;
+    size_t *sends, *recvs, ns, nr;
+    if ((err = my_lists(s, me, NULL, &sends, &ns, &recvs, &nr)) != MPI_SUCCESS)
+        return err;
+    MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    size_t is = 0, ir = 0;
+    while (err == MPI_SUCCESS &&
+           (is < ns || ir < nr || req[0] != MPI_REQUEST_NULL || req[1] != MPI_REQUEST_NULL)) {
+        if (req[0] == MPI_REQUEST_NULL && is < ns) {
+            uint32_t d = s->events[sends[is++]].dst;
+            err = MPI_Isend(sendbuf + sdispls[d] * sext, sendcounts[d], sendtype, (int)d, 1,
+                            c->comm, &req[0]);
+        }
+        if (err == MPI_SUCCESS && req[1] == MPI_REQUEST_NULL && ir < nr) {
+            uint32_t f = s->events[recvs[ir++]].src;
+            err = MPI_Irecv(recvbuf + rdispls[f] * rext, recvcounts[f], recvtype, (int)f, 1,
+                            c->comm, &req[1]);
+        }
+        if (err != MPI_SUCCESS)
+            break;
+        int idx;
+        err = MPI_Waitany(2, req, &idx, MPI_STATUS_IGNORE);
+    }
+    free(sends);
+    free(recvs);
+    return err;
+}
+
+/* Broadcast along the schedule's events: segment k of the buffer travels as tag 2 + k. A send
+ * is posted only once its segment is held. */
+int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, MPI_Datatype type)
+{
+    MPI_Aint lb, ext;
+    MPI_Type_get_extent(type, &lb, &ext);
+    const uint32_t me = (uint32_t)c->rank, nseg = s->n_segments ? s->n_segments : 1;
+    size_t *sends, *recvs, ns, nr;
+    int err = my_lists(s, me, NULL, &sends, &ns, &recvs, &nr);
+    if (err != MPI_SUCCESS)
+        return err;
+    /* A two-tree (TTCC) schedule runs its original tree here; the redundant tree only
+     * matters when a node is late, which the plain executor does not race for. */
+    size_t k = 0;
+    for (size_t i = 0; i < ns; i++)
+        if (s->events[sends[i]].tree == 0)
+            sends[k++] = sends[i];
+    ns = k;
+    k = 0;
+    for (size_t i = 0; i < nr; i++)
+        if (s->events[recvs[i]].tree == 0)
+            recvs[k++] = recvs[i];
+    nr = k;
+    unsigned char *held = calloc(nseg, 1);
+    if (!held) {
+        free(sends);
+        free(recvs);
+        return MPI_ERR_NO_MEM;
+    }
+    if (me == s->root)
+        memset(held, 1, nseg);
+    MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    size_t is = 0, ir = 0;
+    uint32_t rseg = 0;
+    for (;;) {
+        /* Skip events whose segment is empty (count smaller than the segment count). */
+        while (is < ns) {
+            int f, n;
+            hc__segment(count, nseg, s->events[sends[is]].seg, &f, &n);
+            if (n > 0)
+                break;
+            is++;
+        }
+        while (ir < nr && req[1] == MPI_REQUEST_NULL) {
+            int f, n;
+            const hc_event_t *e = &s->events[recvs[ir]];
+            hc__segment(count, nseg, e->seg, &f, &n);
+            if (n > 0)
+                break;
+            held[e->seg] = 1;
+            ir++;
+        }
+        if (req[0] == MPI_REQUEST_NULL && is < ns && held[s->events[sends[is]].seg]) {
+            const hc_event_t *e = &s->events[sends[is++]];
+            int f, n;
+            hc__segment(count, nseg, e->seg, &f, &n);
+            err = MPI_Isend(buf + f * ext, n, type, (int)e->dst, 2 + (int)e->seg, c->comm, &req[0]);
+        }
+        if (err == MPI_SUCCESS && req[1] == MPI_REQUEST_NULL && ir < nr) {
+            const hc_event_t *e = &s->events[recvs[ir++]];
+            int f, n;
+            hc__segment(count, nseg, e->seg, &f, &n);
+            rseg = e->seg;
+            err = MPI_Irecv(buf + f * ext, n, type, (int)e->src, 2 + (int)e->seg, c->comm, &req[1]);
+        }
+        if (err != MPI_SUCCESS)
+            break;
+        if (req[0] == MPI_REQUEST_NULL && req[1] == MPI_REQUEST_NULL) {
+            if (is < ns) /* a send waits for a segment nobody will deliver: bad schedule */
+                err = MPI_ERR_OTHER;
+            break;
+        }
+        int idx;
+        err = MPI_Waitany(2, req, &idx, MPI_STATUS_IGNORE);
+        if (err == MPI_SUCCESS && idx == 1)
+            held[rseg] = 1;
+        if (err != MPI_SUCCESS)
+            break;
+    }
+    free(held);
+    free(sends);
+    free(recvs);
+    return err;
+}
+
+/* Reduction along the schedule: combine each received partial into the accumulator with
+ * MPI_Reduce_local (acc = in op acc), then send the accumulator to the parent. `acc` holds the
+ * node's own contribution on entry and the result on exit at the root. */
+int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, char *acc, char *tmp, int count,
+                    MPI_Datatype type, MPI_Op op)
+{
+    size_t *sends, *recvs, ns, nr;
+    int err = my_lists(s, (uint32_t)c->rank, NULL, &sends, &ns, &recvs, &nr);
+    for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++) {
+        const hc_event_t *e = &s->events[recvs[i]];
+        err = MPI_Recv(tmp, count, type, (int)e->src, 1, c->comm, MPI_STATUS_IGNORE);
+        if (err == MPI_SUCCESS)
+            err = MPI_Reduce_local(tmp, acc, count, type, op);
+    }
+    for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++)
+        err = MPI_Send(acc, count, type, (int)s->events[sends[i]].dst, 1, c->comm);
+    free(sends);
+    free(recvs);
+    return err;
+}
+
+/* Redistribution in KPBS steps separated by barriers (001 §8.3). Event node ids are local:
+ * members[id] is the rank. A message's pieces cover consecutive element ranges in proportion
+ * to their planned amounts; every rank derives the same ranges from the same schedule. */
+int hc__exec_redistribute(hc_comm_t *c, const hc_schedule_t *s, const uint32_t *members,
+                          const char *sendbuf, const int *sendcounts, const int *sdispls,
+                          char *recvbuf, const int *recvcounts, const int *rdispls,
+                          MPI_Datatype type)
+{
+    MPI_Aint lb, ext;
+    MPI_Type_get_extent(type, &lb, &ext);
+    const uint32_t P = s->n1 + s->n2;
+    /* Total planned amount per message and the amount already covered. */
+    double *total = calloc((size_t)s->n1 * s->n2 + 1, sizeof *total);
+    double *done = calloc((size_t)s->n1 * s->n2 + 1, sizeof *done);
+    int err = (total && done) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (size_t i = 0; err == MPI_SUCCESS && i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        if (e->src >= s->n1 || e->dst < s->n1 || e->dst >= P)
+            err = MPI_ERR_OTHER;
+        else
+            total[(size_t)e->src * s->n2 + (e->dst - s->n1)] += e->end - e->start;
+    }
+    const int me = c->rank;
+    if (err == MPI_SUCCESS && sendcounts[me] > 0)
+        err = MPI_Sendrecv(sendbuf + sdispls[me] * ext, sendcounts[me], type, me, 0,
+                           recvbuf + rdispls[me] * ext, recvcounts[me], type, me, 0, c->comm,
+                           MPI_STATUS_IGNORE);
+    for (size_t st = 0; err == MPI_SUCCESS && st < s->n_steps; st++) {
+        MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+        const hc_step_t *step = &s->steps[st];
+        for (size_t i = step->first; err == MPI_SUCCESS && i < step->first + step->count; i++) {
+            const hc_event_t *e = &s->events[i];
+            size_t m = (size_t)e->src * s->n2 + (e->dst - s->n1);
+            double a0 = done[m], a1 = done[m] + (e->end - e->start);
+            done[m] = a1;
+            int from = (int)members[e->src], to = (int)members[e->dst];
+            if (from != me && to != me)
+                continue;
+            int n = from == me ? sendcounts[to] : recvcounts[from];
+            long long f0 = total[m] > 0 ? (long long)((double)n * a0 / total[m] + 0.5) : 0;
+            long long f1 = total[m] > 0 ? (long long)((double)n * a1 / total[m] + 0.5) : n;
+            if (a1 >= total[m] * (1 - 1e-12))
+                f1 = n;
+            if (f1 <= f0)
+                continue;
+            if (from == me)
+                err = MPI_Isend(sendbuf + (sdispls[to] + f0) * ext, (int)(f1 - f0), type, to, 1,
+                                c->comm, &req[0]);
+            else
+                err = MPI_Irecv(recvbuf + (rdispls[from] + f0) * ext, (int)(f1 - f0), type, from, 1,
+                                c->comm, &req[1]);
+        }
+        if (err == MPI_SUCCESS)
+            err = MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+        if (err == MPI_SUCCESS)
+            err = MPI_Barrier(c->comm);
+    }
+    free(total);
+    free(done);
+    return err;
+}

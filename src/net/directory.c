@@ -1,0 +1,355 @@
+/* The directory service file (000 §3.1): atomic writer, age-checking reader, and the
+ * "dir:[max-age=S:]FILE" platform spec. Format: docs/directory.md. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "directory_internal.h"
+#include "net_internal.h"
+
+void hc_directory_info_init(hc_directory_info_t *info)
+{
+    if (info)
+        memset(info, 0, sizeof *info);
+}
+
+void hc_directory_info_clear(hc_directory_info_t *info)
+{
+    if (!info)
+        return;
+    free(info->latency_error);
+    free(info->bandwidth_error);
+    memset(info, 0, sizeof *info);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    if (timespec_get(&ts, TIME_UTC) != TIME_UTC)
+        return (double)time(NULL);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void utc_string(double t, char *buf, size_t n)
+{
+    time_t s = (time_t)t;
+    struct tm tmv;
+    if (!gmtime_r(&s, &tmv) || strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tmv) == 0)
+        snprintf(buf, n, "%.0f", t);
+}
+
+static json_t *matrix_json(uint32_t P, const double *m)
+{
+    json_t *rows = json_array();
+    for (uint32_t i = 0; rows && i < P; i++) {
+        json_t *row = json_array();
+        if (!row || json_array_append_new(rows, row) != 0) {
+            json_decref(rows);
+            return NULL;
+        }
+        for (uint32_t j = 0; j < P; j++) {
+            double v = m[(size_t)i * P + j];
+            if (json_array_append_new(row, isfinite(v) ? json_real(v) : json_null()) != 0) {
+                json_decref(rows);
+                return NULL;
+            }
+        }
+    }
+    return rows;
+}
+
+/* Write all of buf to fd. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, buf, len);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        buf += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+static int atomic_write(const char *path, const char *text)
+{
+    size_t plen = strlen(path);
+    char *tmp = hc__malloc(plen + 16, 1);
+    if (!tmp)
+        return hc__error(HC_ERR_NOMEM, "%s: out of memory", path);
+    snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return hc__error(HC_ERR_IO, "%s: cannot create a temporary file next to it: %s", path,
+                         strerror(e));
+    }
+    const char *step = NULL;
+    int e = 0;
+    if (fchmod(fd, 0644) != 0)
+        step = "fchmod", e = errno;
+    else if (write_all(fd, text, strlen(text)) != 0)
+        step = "write", e = errno;
+    else if (fsync(fd) != 0)
+        step = "fsync", e = errno;
+    if (close(fd) != 0 && !step)
+        step = "close", e = errno;
+    if (!step && rename(tmp, path) != 0)
+        step = "rename", e = errno;
+    if (step) {
+        unlink(tmp);
+        free(tmp);
+        return hc__error(HC_ERR_IO, "%s: %s failed: %s", path, step, strerror(e));
+    }
+    free(tmp);
+    /* Make the rename durable: fsync the containing directory (best effort). */
+    char *dir = hc__strdup(path);
+    if (dir) {
+        char *slash = strrchr(dir, '/');
+        const char *d = ".";
+        if (slash == dir)
+            d = "/";
+        else if (slash) {
+            *slash = '\0';
+            d = dir;
+        }
+        int dfd = open(d, O_RDONLY);
+        if (dfd >= 0) {
+            (void)fsync(dfd);
+            close(dfd);
+        }
+        free(dir);
+    }
+    return HC_OK;
+}
+
+int hc_directory_write(const char *path, const hc_platform_t *p, const hc_directory_info_t *info)
+{
+    if (!path || !*path || !p)
+        return hc__error(HC_ERR_INVAL, "hc_directory_write: NULL or empty argument");
+    hc_directory_info_t def;
+    hc_directory_info_init(&def);
+    if (!info)
+        info = &def;
+    uint32_t P = hc_platform_size(p);
+    if ((info->latency_error || info->bandwidth_error) && info->P != P)
+        return hc__error(HC_ERR_SHAPE, "%s: error matrices are %ux%u but the platform has %u nodes",
+                         path, info->P, info->P, P);
+    if (info->interval_s < 0 || !isfinite(info->interval_s))
+        return hc__error(HC_ERR_VALUE, "%s: interval_s = %g: must be finite and >= 0", path,
+                         info->interval_s);
+    char *ptext = NULL;
+    HC__TRY(hc_platform_to_json(p, &ptext));
+    json_error_t jerr;
+    json_t *plat = json_loads(ptext, 0, &jerr);
+    free(ptext);
+    if (!plat)
+        return hc__error(HC_ERR_INTERNAL, "%s: platform JSON did not parse back: %s", path,
+                         jerr.text);
+    double ts = info->timestamp > 0 ? info->timestamp : now_s();
+    char when[40];
+    utc_string(ts, when, sizeof when);
+    json_t *root = json_object();
+    int bad = !root;
+    bad = bad || json_object_set_new(root, "format", json_string(HC_DIRECTORY_FORMAT));
+    bad = bad || json_object_set_new(root, "epoch", json_integer((json_int_t)info->epoch));
+    bad = bad || json_object_set_new(root, "timestamp", json_real(ts));
+    bad = bad || json_object_set_new(root, "time_utc", json_string(when));
+    bad = bad || json_object_set_new(root, "interval_s", json_real(info->interval_s));
+    bad = bad || json_object_set_new(root, "mode", json_string(info->mode));
+    bad = bad || json_object_set_new(root, "error_metric", json_string(info->error_metric));
+    if (!bad && info->latency_error)
+        bad = json_object_set_new(root, "latency_error_s", matrix_json(P, info->latency_error));
+    if (!bad && info->bandwidth_error)
+        bad =
+            json_object_set_new(root, "bandwidth_error_Bps", matrix_json(P, info->bandwidth_error));
+    bad = bad || json_object_set_new(root, "platform", plat);
+    plat = NULL;
+    char *text = bad ? NULL : json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+    json_decref(root);
+    if (!text)
+        return hc__error(HC_ERR_NOMEM, "%s: out of memory building the directory", path);
+    size_t n = strlen(text);
+    char *text2 = realloc(text, n + 2);
+    if (!text2) {
+        free(text);
+        return hc__error(HC_ERR_NOMEM, "%s: out of memory", path);
+    }
+    text2[n] = '\n';
+    text2[n + 1] = '\0';
+    int rc = atomic_write(path, text2);
+    free(text2);
+    return rc;
+}
+
+static int read_error_matrix(const char *path, json_t *root, const char *key, uint32_t P,
+                             double **out)
+{
+    *out = NULL;
+    json_t *m = json_object_get(root, key);
+    if (!m || json_is_null(m))
+        return HC_OK;
+    if (!json_is_array(m) || json_array_size(m) != P)
+        return hc__error(HC_ERR_SHAPE, "%s: field '%s': expected %u rows", path, key, P);
+    double *v = hc__malloc((size_t)P * P, sizeof *v);
+    if (!v)
+        return hc__error(HC_ERR_NOMEM, "%s: out of memory", path);
+    for (uint32_t i = 0; i < P; i++) {
+        json_t *row = json_array_get(m, i);
+        if (!json_is_array(row) || json_array_size(row) != P) {
+            free(v);
+            return hc__error(HC_ERR_SHAPE, "%s: field '%s[%u]': expected %u values", path, key, i,
+                             P);
+        }
+        for (uint32_t j = 0; j < P; j++) {
+            json_t *x = json_array_get(row, j);
+            if (json_is_null(x)) {
+                v[(size_t)i * P + j] = NAN;
+            } else if (json_is_number(x) && json_number_value(x) >= 0) {
+                v[(size_t)i * P + j] = json_number_value(x);
+            } else {
+                free(v);
+                return hc__error(HC_ERR_VALUE,
+                                 "%s: field '%s[%u][%u]': expected a number >= 0 or null", path,
+                                 key, i, j);
+            }
+        }
+    }
+    *out = v;
+    return HC_OK;
+}
+
+static void copy_str(char *dst, size_t n, json_t *x)
+{
+    const char *s = json_is_string(x) ? json_string_value(x) : "";
+    snprintf(dst, n, "%s", s);
+}
+
+int hc_directory_load(const char *path, double max_age_s, hc_platform_t **platform,
+                      hc_directory_info_t *info)
+{
+    if (!path || !platform)
+        return hc__error(HC_ERR_INVAL, "hc_directory_load: NULL argument");
+    *platform = NULL;
+    hc_directory_info_t local;
+    hc_directory_info_init(&local);
+    char *text = NULL;
+    HC__TRY(hc__read_file(path, &text, NULL));
+    json_error_t jerr;
+    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+    free(text);
+    if (!root)
+        return hc__error(HC_ERR_PARSE, "%s:%d: column %d: %s", path, jerr.line, jerr.column,
+                         jerr.text);
+    int rc = HC_OK;
+    hc_platform_t *p = NULL;
+    char *ptext = NULL;
+    char *origin = NULL;
+    json_t *fmt = json_object_get(root, "format");
+    if (!json_is_object(root) || !json_is_string(fmt) ||
+        strcmp(json_string_value(fmt), HC_DIRECTORY_FORMAT) != 0) {
+        rc = hc__error(HC_ERR_UNSUPPORTED,
+                       "%s: field 'format': not a directory file (expected \"%s\"; a plain "
+                       "platform file is loaded without the dir: prefix)",
+                       path, HC_DIRECTORY_FORMAT);
+        goto done;
+    }
+    json_t *ep = json_object_get(root, "epoch"), *ts = json_object_get(root, "timestamp");
+    if (!json_is_integer(ep) || json_integer_value(ep) < 0) {
+        rc = hc__error(HC_ERR_PARSE, "%s: field 'epoch': expected an integer >= 0", path);
+        goto done;
+    }
+    if (!json_is_number(ts) || !isfinite(json_number_value(ts))) {
+        rc = hc__error(HC_ERR_PARSE, "%s: field 'timestamp': expected seconds since 1970", path);
+        goto done;
+    }
+    local.epoch = (uint64_t)json_integer_value(ep);
+    local.timestamp = json_number_value(ts);
+    json_t *iv = json_object_get(root, "interval_s");
+    local.interval_s = json_is_number(iv) ? json_number_value(iv) : 0;
+    copy_str(local.mode, sizeof local.mode, json_object_get(root, "mode"));
+    copy_str(local.error_metric, sizeof local.error_metric, json_object_get(root, "error_metric"));
+    double age = now_s() - local.timestamp;
+    local.age_s = age > 0 ? age : 0;
+    json_t *pj = json_object_get(root, "platform");
+    if (!json_is_object(pj)) {
+        rc = hc__error(HC_ERR_PARSE, "%s: field 'platform': missing or not an object", path);
+        goto done;
+    }
+    ptext = json_dumps(pj, JSON_REAL_PRECISION(17));
+    size_t olen = strlen(path) + 16;
+    origin = hc__malloc(olen, 1);
+    if (!ptext || !origin) {
+        rc = hc__error(HC_ERR_NOMEM, "%s: out of memory", path);
+        goto done;
+    }
+    snprintf(origin, olen, "%s:platform", path);
+    if ((rc = hc_platform_parse(ptext, origin, &p)) != HC_OK)
+        goto done;
+    local.P = hc_platform_size(p);
+    if ((rc = read_error_matrix(path, root, "latency_error_s", local.P, &local.latency_error)) !=
+            HC_OK ||
+        (rc = read_error_matrix(path, root, "bandwidth_error_Bps", local.P,
+                                &local.bandwidth_error)) != HC_OK)
+        goto done;
+    if (max_age_s > 0 && local.age_s > max_age_s) {
+        char when[40];
+        utc_string(local.timestamp, when, sizeof when);
+        rc = hc__error(HC_ERR_STALE,
+                       "%s: directory data is %.1f s old (epoch %llu, written %s), older than "
+                       "the limit of %g s; is the monitor still running?",
+                       path, local.age_s, (unsigned long long)local.epoch, when, max_age_s);
+        hc_platform_destroy(p);
+        p = NULL;
+    }
+done:
+    free(ptext);
+    free(origin);
+    json_decref(root);
+    if (rc == HC_OK || rc == HC_ERR_STALE) {
+        if (info)
+            *info = local;
+        else
+            hc_directory_info_clear(&local);
+        *platform = p;
+    } else {
+        hc_platform_destroy(p);
+        hc_directory_info_clear(&local);
+        if (info)
+            hc_directory_info_init(info);
+    }
+    return rc;
+}
+
+int hc__directory_load_spec(const char *spec, hc_platform_t **out)
+{
+    /* spec is what follows "dir:": "FILE" or "max-age=SECONDS:FILE". */
+    double max_age = 0;
+    const char *file = spec;
+    if (strncmp(spec, "max-age=", 8) == 0) {
+        char *end = NULL;
+        max_age = strtod(spec + 8, &end);
+        if (end == spec + 8 || *end != ':' || !isfinite(max_age) || max_age <= 0)
+            return hc__error(HC_ERR_PARSE,
+                             "dir:%s: expected dir:FILE or dir:max-age=SECONDS:FILE with "
+                             "SECONDS > 0",
+                             spec);
+        file = end + 1;
+    }
+    if (!*file)
+        return hc__error(HC_ERR_PARSE, "dir:%s: missing file name (dir:FILE)", spec);
+    return hc_directory_load(file, max_age, out, NULL);
+}

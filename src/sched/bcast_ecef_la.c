@@ -1,0 +1,13 @@
+/* `ecef-la` broadcast: ECEF with look-ahead F_j = min over the remaining nodes k of c_jk.
+ * Source: 002 §2, 004 §5.2.
+ * Complexity / guarantee: O(P^3). No approximation guarantee.
+ * With a hierarchy (opts->hierarchy = 1, or -1 and a platform with >= 2 cluster labels) the
+ * heuristic joins the cluster coordinators and each cluster then runs its model-best classic
+ * (bcast_common.c, hc__bcast_hier_schedule); otherwise it runs on the nodes themselves. */
+#include "bcast_common.h"
+
+int hc__algo_bcast_ecef_la(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
+int hc__algo_bcast_ecef_la(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
+{
+    return hc__bcast_hetero(pb, opts, HC__GR_ECEF_LA, out);
+}

@@ -1,0 +1,54 @@
+/* Lower bound for reduction (003's model: every non-root node sends its partial
+ * result exactly once, after all its receives; a node takes part in one
+ * communication at a time; C[i][j] is the time of i's send to j, in 003 a
+ * constant row t(i)). The bound is max(B1, B2):
+ *
+ * B1 = max over non-root v of min over u != v of C[v][u]. Node v sends once, so
+ * some event lasts at least that long and the makespan (the largest event end)
+ * is at least it.
+ *
+ * B2 = ceil(log2 n) * tau, with n = P and tau = min over non-root v, u != v of
+ * C[v][u]. Proof. Let R(t) be the root plus the nodes whose send has not ended
+ * by time t (end > t); R(t) = all n nodes for t < tau since every send lasts >=
+ * tau. Take the nodes leaving between t - tau and t (send end in (t - tau, t]).
+ * Each such send started at
+ *      <= end - tau <= t - tau < end, so all of them are in progress at the
+ * instant t - tau; as a node is in one communication at a time, their receivers
+ * are pairwise distinct. Each receiver's own send starts after this receive
+ * ends (> t - tau) and lasts >= tau, so it ends after t: the receiver is in
+ * R(t) (or is the root). Hence |R(t - tau)| - |R(t)| <= |R(t)|, i.e. |R(t -
+ * tau)| <= 2 |R(t)|. At the makespan T, |R(T)| = 1; if T < m tau then T - (m-1)
+ * tau < tau so n = |R(T - (m-1) tau)| <= 2^(m-1). With m = ceil(log2 n), n >
+ * 2^(m-1), so T >= m tau. O(P^2). The reduction engineer may strengthen it
+ * (e.g. with 003's search bounds). */
+#include "../core/internal.h"
+
+int hc__lower_bound_reduce(const hc_problem_t *pb, double *out)
+{
+    uint32_t P = pb->P;
+    double b1 = 0, tau = -1;
+    for (uint32_t v = 0; v < P; v++) {
+        if (v == pb->root)
+            continue;
+        double mn = -1;
+        for (uint32_t u = 0; u < P; u++) {
+            if (u == v)
+                continue;
+            double c = HC_AT(pb->costs, v, u);
+            if (mn < 0 || c < mn)
+                mn = c;
+        }
+        if (mn > b1)
+            b1 = mn;
+        if (tau < 0 || mn < tau)
+            tau = mn;
+    }
+    if (tau < 0)
+        tau = 0;
+    uint32_t rounds = 0;
+    while (rounds < 32 && ((uint64_t)1 << rounds) < P)
+        rounds++;
+    double b2 = rounds * tau;
+    *out = b1 > b2 ? b1 : b2;
+    return HC_OK;
+}

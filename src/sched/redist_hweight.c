@@ -1,0 +1,22 @@
+/* Heuristic on weights (001 §7, Fig. 10): a maximum matching of the remaining messages
+ * (Hopcroft-Karp), keep its k heaviest edges, cut them to the lightest kept one, subtract,
+ * repeat until nothing is left.
+ *
+ * Complexity: O(m^2 sqrt(n)) (each step removes an edge). Guarantee: none (not an
+ * approximation algorithm; 001 §8.1 reports cost/eta max < 2.4, mean < 1.8 on small weights). */
+#include "redist_common.h"
+
+int hc__algo_redist_hweight(const hc_problem_t *pb, const hc_algo_opts_t *opts,
+                            hc_schedule_t **out);
+int hc__algo_redist_hweight(const hc_problem_t *pb, const hc_algo_opts_t *opts,
+                            hc_schedule_t **out)
+{
+    (void)opts;
+    *out = NULL;
+    hc__redist_plan_t plan = {0};
+    int rc = hc__redist_heuristic(pb, 0, &plan);
+    if (rc == HC_OK)
+        rc = hc__redist_emit(pb, &plan, out);
+    hc__redist_plan_free(&plan);
+    return rc;
+}

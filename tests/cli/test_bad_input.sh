@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Table-driven bad-input test: each row is "expected exit code | expected stderr substring |
+# arguments" (@T@ = the tests directory). Every case must fail with that code, print exactly
+# ONE line on stderr containing the substring, and not crash (exit code < 128).
+# Usage: bash test_bad_input.sh <hetcoll-binary> <tests-dir>
+set -u
+BIN=$1
+T=$2
+B=$T/data/bad
+fail=0
+n=0
+
+ROWS=$(cat <<'TABLE'
+1|malformed.json|schedule alltoall --platform @T@/data/bad/malformed.json --msg 1KiB
+1|truncated.json|schedule alltoall --platform @T@/data/bad/truncated.json --msg 1KiB
+1|not_object.json|platform show @T@/data/bad/not_object.json
+1|format|platform show @T@/data/bad/format_wrong.json
+1|costs_4x5.txt|schedule alltoall --costs @T@/data/bad/costs_4x5.txt --algo caterpillar
+1|costs_ragged.txt|schedule alltoall --costs @T@/data/bad/costs_ragged.txt
+1|costs_nan.txt|schedule alltoall --costs @T@/data/bad/costs_nan.txt
+1|costs_inf.txt|schedule alltoall --costs @T@/data/bad/costs_inf.txt
+1|costs_negative.txt|schedule alltoall --costs @T@/data/bad/costs_negative.txt
+1|costs_not_number.txt|schedule alltoall --costs @T@/data/bad/costs_not_number.txt
+1|shape_rows.json|schedule alltoall --platform @T@/data/bad/shape_rows.json --msg 1KiB
+1|shape_cols.json|schedule bcast --platform @T@/data/bad/shape_cols.json --msg 1KiB --algo flat
+1|latency|schedule alltoall --platform @T@/data/bad/latency_negative.json --msg 1KiB
+1|latency|schedule alltoall --platform @T@/data/bad/latency_zero.json --msg 1KiB
+1|latency|schedule alltoall --platform @T@/data/bad/latency_nan.json --msg 1KiB
+1|latency|schedule alltoall --platform @T@/data/bad/latency_inf.json --msg 1KiB
+1|latency|platform show @T@/data/bad/latency_string.json
+1|bandwidth|schedule alltoall --platform @T@/data/bad/bandwidth_negative.json --msg 1KiB
+1|bandwidth|schedule alltoall --platform @T@/data/bad/bandwidth_zero.json --msg 1KiB
+1|bandwidth|schedule alltoall --platform @T@/data/bad/bandwidth_nan.json --msg 1KiB
+1|bandwidth|schedule bcast --platform @T@/data/bad/bandwidth_inf.json --msg 1KiB --algo flat
+1|bandwidth|platform export @T@/data/bad/cluster_inter_bandwidth_zero.json
+1|latency|platform show @T@/data/bad/cluster_latency_negative.json
+1|plat1.json|schedule alltoall --platform @T@/cli/data/plat1.json --msg 1KiB
+1|plat1.json|schedule bcast --platform @T@/cli/data/plat1.json --msg 1KiB --algo flat
+1|caterpillar|schedule alltoall --costs @T@/data/cli_costs4.txt --algo nosuch
+1|binomial|schedule bcast --platform builtin:gusto --msg 1KiB --algo nosuch
+1|gusto|schedule alltoall --platform builtin:nosuch --msg 1KiB
+1|grid5000|platform show builtin:nosuch
+1|empty.json|schedule alltoall --platform @T@/data/bad/empty.json --msg 1KiB
+1|blank.json|platform show @T@/data/bad/blank.json
+1|empty.txt|schedule alltoall --costs @T@/cli/data/empty.txt
+1|nonexistent.json|schedule alltoall --platform @T@/nonexistent.json --msg 1KiB
+1|nonexistent.txt|schedule alltoall --costs @T@/nonexistent.txt
+1|data|schedule alltoall --costs @T@/cli/data
+1|nonexistent.json|validate --schedule @T@/nonexistent.json
+1|schedule_malformed.json|validate --schedule @T@/cli/data/schedule_malformed.json
+1|empty.txt|simulate --schedule @T@/cli/data/empty.txt --costs @T@/data/cli_costs4.txt
+1|times_ragged.txt|schedule redistribute --times @T@/cli/data/times_ragged.txt --k 1 --beta 1 --algo ggp
+1|costs_4x5.txt|schedule alltoall --platform builtin:gusto --sizes @T@/data/bad/costs_4x5.txt
+1|sizes_fraction.txt|schedule redistribute --traffic @T@/data/bad/sizes_fraction.txt --k 1 --speed 1e6 --beta 1 --algo ggp
+1|t(1)|schedule reduce --times 1,0,2 --algo snf
+2|12XB|schedule alltoall --platform builtin:gusto --msg 12XB
+2|-1|schedule alltoall --platform builtin:gusto --msg -1
+2|--bogus|schedule alltoall --costs @T@/data/cli_costs4.txt --bogus
+2|--bogus|validate --bogus
+2|--bogus|simulate --bogus
+2|--bogus|algorithms --bogus
+2|--bogus|platform --bogus show builtin:gusto
+2|--bogus|demo --bogus
+2|--bogus|--bogus
+2|needs an argument|schedule alltoall --costs
+2|nosuchcmd|nosuchcmd
+2|broadcast|schedule broadcast --platform builtin:gusto --msg 1KiB
+2|yaml|schedule alltoall --costs @T@/data/cli_costs4.txt --format yaml
+2|--msg|schedule alltoall --platform builtin:gusto
+2|--schedule|validate
+2|--slow|simulate --schedule x.json --costs @T@/data/cli_costs4.txt --slow 3
+2|--error-sigma|simulate --schedule x.json --costs @T@/data/cli_costs4.txt --error-sigma -1
+2|--root|schedule bcast --platform builtin:gusto --msg 1KiB --algo flat --root x
+2|--beta|schedule redistribute --traffic @T@/cli/data/traffic3x2.txt --k 1 --speed 1e6 --algo ggp
+2|--k|schedule redistribute --times @T@/cli/data/traffic3x2.txt --beta 1 --algo ggp
+2|frobnicate|platform frobnicate builtin:gusto
+1|root|schedule bcast --platform builtin:gusto --msg 1KiB --algo flat --root 99
+TABLE
+)
+
+while IFS='|' read -r code substr args; do
+    [ -z "$code" ] && continue
+    n=$((n + 1))
+    args=${args//@T@/$T}
+    err=$(mktemp)
+    # shellcheck disable=SC2086
+    "$BIN" $args >/dev/null 2>"$err"
+    rc=$?
+    lines=$(wc -l <"$err")
+    msg=$(head -c 400 "$err")
+    if [ $rc -ge 128 ]; then
+        echo "FAIL [$args]: crashed (exit $rc): $msg"
+        fail=1
+    elif [ $rc -ne "$code" ]; then
+        echo "FAIL [$args]: exit $rc, expected $code: $msg"
+        fail=1
+    elif [ "$lines" -ne 1 ]; then
+        echo "FAIL [$args]: stderr has $lines lines, expected 1: $msg"
+        fail=1
+    elif ! grep -qF -- "$substr" "$err"; then
+        echo "FAIL [$args]: stderr lacks '$substr': $msg"
+        fail=1
+    else
+        echo "ok   [$code] $msg"
+    fi
+    rm -f "$err"
+done <<<"$ROWS"
+echo "$n cases"
+[ -d "$B" ] || echo "note: $B is missing"
+exit $fail

@@ -1,0 +1,386 @@
+/* MPI runtime tests, run under mpirun with 2..16 ranks: byte-exact agreement with the MPI
+ * library's own collectives for every registered algorithm, skewed sizes, several roots,
+ * MPI_INT / MPI_DOUBLE / a derived vector type, MPI_IN_PLACE, the schedule cache and bad
+ * arguments. Every rank runs the same tests in the same order. */
+#include <cmocka.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hetcoll/mpi.h"
+
+static int rank, size;
+
+/* The same random heterogeneous platform on every rank (same seed). */
+static hc_platform_t *random_platform(uint64_t seed)
+{
+    hc_platform_t *p;
+    assert_int_equal(hc_platform_create((uint32_t)size, 1e-4, 1e8, &p), HC_OK);
+    hc_rng_t r;
+    hc_rng_seed(&r, seed);
+    for (int i = 0; i < size; i++) {
+        assert_int_equal(hc_platform_set_cluster(p, (uint32_t)i, i < size / 2 ? "A" : "B"), HC_OK);
+        for (int j = 0; j < size; j++)
+            if (i != j)
+                assert_int_equal(hc_platform_set_link(p, (uint32_t)i, (uint32_t)j,
+                                                      hc_rng_range(&r, 1e-5, 1e-2),
+                                                      hc_rng_range(&r, 1e6, 1e9)),
+                                 HC_OK);
+    }
+    return p;
+}
+
+static hc_comm_t *make_comm(uint64_t seed, hc_coll_t coll, const char *algo)
+{
+    hc_platform_t *p = random_platform(seed);
+    hc_comm_opts_t o;
+    hc_comm_opts_default(&o);
+    o.verbose = getenv("HC_TEST_VERBOSE") != NULL;
+    if (algo) {
+        if (coll == HC_COLL_ALLTOALL)
+            o.algo_alltoall = algo;
+        else if (coll == HC_COLL_BCAST)
+            o.algo_bcast = algo;
+        else if (coll == HC_COLL_REDUCE)
+            o.algo_reduce = algo;
+        else
+            o.algo_redistribute = algo;
+    }
+    hc_comm_t *c = NULL;
+    assert_int_equal(hc_comm_create(MPI_COMM_WORLD, p, &o, &c), MPI_SUCCESS);
+    hc_platform_destroy(p);
+    return c;
+}
+
+/* Skewed counts: mostly small, one in five up to `max` elements; identical on all ranks. */
+static void skewed_counts(hc_rng_t *r, int *counts, int n, int max)
+{
+    for (int i = 0; i < n; i++) {
+        uint64_t u = hc_rng_below(r, 10);
+        counts[i] =
+            u == 0 ? 0
+                   : (u < 8 ? (int)hc_rng_below(r, 64) : (int)hc_rng_below(r, (uint64_t)max + 1));
+    }
+}
+
+static void check_alltoallv(hc_comm_t *c, uint64_t seed, MPI_Datatype type, int elem_ints, int max)
+{
+    /* All ranks draw the whole P x P count matrix from one seed and take their rows. */
+    hc_rng_t r;
+    hc_rng_seed(&r, seed);
+    int *all = malloc(sizeof(int) * (size_t)size * size);
+    skewed_counts(&r, all, size * size, max);
+    int *sc = malloc(sizeof(int) * size), *sd = malloc(sizeof(int) * size);
+    int *rc = malloc(sizeof(int) * size), *rd = malloc(sizeof(int) * size);
+    int ts = 0, tr = 0;
+    for (int j = 0; j < size; j++) {
+        sc[j] = all[rank * size + j];
+        rc[j] = all[j * size + rank];
+        sd[j] = ts;
+        rd[j] = tr;
+        ts += sc[j];
+        tr += rc[j];
+    }
+    /* elem_ints ints per element (vector types stride over 2x that). */
+    size_t stride = (size_t)elem_ints * (type == MPI_INT || type == MPI_DOUBLE ? 1 : 2);
+    size_t scell = type == MPI_DOUBLE ? sizeof(double) : sizeof(int);
+    char *sb = malloc((size_t)ts * stride * scell + 8);
+    char *r1 = calloc((size_t)tr * stride * scell + 8, 1),
+         *r2 = calloc((size_t)tr * stride * scell + 8, 1);
+    for (size_t i = 0; i < (size_t)ts * stride * scell; i++)
+        sb[i] = (char)(hc_rng_u64(&r) ^ (uint64_t)rank);
+    assert_int_equal(hc_alltoallv(sb, sc, sd, type, r1, rc, rd, type, c), MPI_SUCCESS);
+    MPI_Alltoallv(sb, sc, sd, type, r2, rc, rd, type, MPI_COMM_WORLD);
+    assert_memory_equal(r1, r2, (size_t)tr * stride * scell + 8);
+    free(all);
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+    free(sb);
+    free(r1);
+    free(r2);
+}
+
+/* Every alltoall algorithm of the registry moves the same bytes as MPI_Alltoallv. */
+static void test_alltoallv_all_algorithms(void **state)
+{
+    (void)state;
+    for (size_t a = 0; a < hc_algo_count(); a++) {
+        const hc_algo_info_t *info = hc_algo_get(a);
+        if (info->coll != HC_COLL_ALLTOALL)
+            continue;
+        hc_comm_t *c = make_comm(11 + a, HC_COLL_ALLTOALL, info->name);
+        check_alltoallv(c, 100 + a, MPI_INT, 1, 4096);
+        assert_string_equal(hc_comm_last_algorithm(c)[0] ? "ok" : "", "ok");
+        hc_comm_destroy(c);
+    }
+}
+
+static void test_alltoallv_types_and_big(void **state)
+{
+    (void)state;
+    hc_comm_t *c = make_comm(3, HC_COLL_ALLTOALL, NULL);
+    check_alltoallv(c, 5, MPI_DOUBLE, 1, 1 << 16);
+    MPI_Datatype vec;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec); /* 2 ints with a hole between */
+    MPI_Type_commit(&vec);
+    check_alltoallv(c, 6, vec, 2, 2048);
+    MPI_Type_free(&vec);
+    /* One large skewed exchange: up to 4 MiB (1 Mi ints) on a few pairs. */
+    check_alltoallv(c, 7, MPI_INT, 1, size <= 4 ? (1 << 20) : (1 << 17));
+    hc_comm_destroy(c);
+}
+
+static void test_alltoall_in_place(void **state)
+{
+    (void)state;
+    hc_comm_t *c = make_comm(4, HC_COLL_ALLTOALL, NULL);
+    int n = 37;
+    int *b1 = malloc(sizeof(int) * n * size), *b2 = malloc(sizeof(int) * n * size);
+    for (int i = 0; i < n * size; i++)
+        b1[i] = b2[i] = rank * 100000 + i;
+    assert_int_equal(hc_alltoall(MPI_IN_PLACE, n, MPI_INT, b1, n, MPI_INT, c), MPI_SUCCESS);
+    MPI_Alltoall(MPI_IN_PLACE, n, MPI_INT, b2, n, MPI_INT, MPI_COMM_WORLD);
+    assert_memory_equal(b1, b2, sizeof(int) * n * size);
+    free(b1);
+    free(b2);
+    hc_comm_destroy(c);
+}
+
+static void check_bcast(hc_comm_t *c, int count, MPI_Datatype type, size_t bytes_per, int root)
+{
+    size_t n = (size_t)count * bytes_per + 8;
+    char *b1 = calloc(n, 1), *b2 = calloc(n, 1);
+    if (rank == root)
+        for (size_t i = 0; i < n; i++)
+            b1[i] = b2[i] = (char)(i * 7 + (size_t)root);
+    assert_int_equal(hc_bcast(b1, count, type, root, c), MPI_SUCCESS);
+    MPI_Bcast(b2, count, type, root, MPI_COMM_WORLD);
+    assert_memory_equal(b1, b2, n);
+    free(b1);
+    free(b2);
+}
+
+static void test_bcast_all_algorithms(void **state)
+{
+    (void)state;
+    MPI_Datatype vec;
+    MPI_Type_vector(3, 2, 4, MPI_DOUBLE, &vec);
+    MPI_Type_commit(&vec);
+    for (size_t a = 0; a < hc_algo_count(); a++) {
+        const hc_algo_info_t *info = hc_algo_get(a);
+        if (info->coll != HC_COLL_BCAST)
+            continue;
+        hc_comm_t *c = make_comm(20 + a, HC_COLL_BCAST, info->name);
+        int roots[3] = {0, size - 1, size / 2};
+        for (int k = 0; k < 3; k++) {
+            check_bcast(c, 1 + 1000 * k, MPI_INT, sizeof(int), roots[k]);
+            check_bcast(c, 3, MPI_INT, sizeof(int), roots[k]); /* fewer elements than segments */
+            check_bcast(c, 100, vec, 16 * sizeof(double), roots[k]);
+        }
+        check_bcast(c, 0, MPI_INT, sizeof(int), 0);
+        check_bcast(c, 1 << 20, MPI_BYTE, 1, roots[1]);
+        hc_comm_destroy(c);
+    }
+    MPI_Type_free(&vec);
+}
+
+/* Integer-valued doubles keep the sum exact whatever the combining order. */
+static void check_reduce(hc_comm_t *c, int count, MPI_Datatype type, MPI_Op op, int root,
+                         int in_place)
+{
+    size_t cell = type == MPI_DOUBLE ? sizeof(double) : sizeof(int);
+    char *s = malloc((size_t)count * cell + 1), *r1 = calloc((size_t)count * cell + 1, 1),
+         *r2 = calloc((size_t)count * cell + 1, 1);
+    for (int i = 0; i < count; i++) {
+        if (type == MPI_DOUBLE)
+            ((double *)s)[i] = (double)((rank + 1) * (i % 1000));
+        else
+            ((int *)s)[i] = (rank + 3) * (i % 977) - 50;
+    }
+    if (in_place && rank == root) {
+        memcpy(r1, s, (size_t)count * cell);
+        assert_int_equal(hc_reduce(MPI_IN_PLACE, r1, count, type, op, root, c), MPI_SUCCESS);
+    } else {
+        assert_int_equal(hc_reduce(s, r1, count, type, op, root, c), MPI_SUCCESS);
+    }
+    MPI_Reduce(s, r2, count, type, op, root, MPI_COMM_WORLD);
+    if (rank == root)
+        assert_memory_equal(r1, r2, (size_t)count * cell);
+    free(s);
+    free(r1);
+    free(r2);
+}
+
+static void test_reduce_all_algorithms(void **state)
+{
+    (void)state;
+    for (size_t a = 0; a < hc_algo_count(); a++) {
+        const hc_algo_info_t *info = hc_algo_get(a);
+        if (info->coll != HC_COLL_REDUCE)
+            continue;
+        hc_comm_t *c = make_comm(30 + a, HC_COLL_REDUCE, info->name);
+        for (int root = 0; root < size; root += (size > 4 ? size / 3 : 1)) {
+            check_reduce(c, 1000, MPI_INT, MPI_SUM, root, 0);
+            check_reduce(c, 257, MPI_DOUBLE, MPI_MAX, root, 1);
+        }
+        check_reduce(c, 1 << 18, MPI_DOUBLE, MPI_SUM, size - 1, 0);
+        hc_comm_destroy(c);
+    }
+}
+
+/* A non-commutative op: (a, b) -> 2a + b on ints is not commutative. */
+static void noncomm(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+    (void)t;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] = (2 * ((int *)in)[i] + ((int *)inout)[i]) % 1000003;
+}
+
+static void test_reduce_noncommutative_falls_back(void **state)
+{
+    (void)state;
+    MPI_Op op;
+    MPI_Op_create(noncomm, 0, &op);
+    hc_comm_t *c = make_comm(8, HC_COLL_REDUCE, NULL);
+    check_reduce(c, 100, MPI_INT, op, 0, 0);
+    hc_comm_stats_t st;
+    hc_comm_get_stats(c, &st);
+    assert_int_equal(st.fallbacks, 1);
+    hc_comm_destroy(c);
+    MPI_Op_free(&op);
+}
+
+static void check_redistribute(hc_comm_t *c, uint64_t seed, int k)
+{
+    /* Cluster 1 = first half sends, cluster 2 = second half receives. */
+    int half = size / 2;
+    hc_rng_t r;
+    hc_rng_seed(&r, seed);
+    int *all = calloc((size_t)size * size, sizeof(int));
+    for (int i = 0; i < half; i++)
+        for (int j = half; j < size; j++)
+            all[i * size + j] = hc_rng_below(&r, 4) == 0 ? 0 : (int)hc_rng_below(&r, 20000);
+    int sc[64], sd[64], rc[64], rd[64], ts = 0, tr = 0;
+    for (int j = 0; j < size; j++) {
+        sc[j] = all[rank * size + j];
+        rc[j] = all[j * size + rank];
+        sd[j] = ts;
+        rd[j] = tr;
+        ts += sc[j];
+        tr += rc[j];
+    }
+    double *sb = malloc(sizeof(double) * (ts + 1)), *r1 = calloc(tr + 1, sizeof(double)),
+           *r2 = calloc(tr + 1, sizeof(double));
+    for (int i = 0; i < ts; i++)
+        sb[i] = rank * 1e6 + i;
+    assert_int_equal(hc_redistribute(sb, sc, sd, r1, rc, rd, MPI_DOUBLE, k, c), MPI_SUCCESS);
+    MPI_Alltoallv(sb, sc, sd, MPI_DOUBLE, r2, rc, rd, MPI_DOUBLE, MPI_COMM_WORLD);
+    assert_memory_equal(r1, r2, sizeof(double) * (tr + 1));
+    free(all);
+    free(sb);
+    free(r1);
+    free(r2);
+}
+
+static void test_redistribute_all_algorithms(void **state)
+{
+    (void)state;
+    if (size < 2 || size > 64)
+        skip();
+    for (size_t a = 0; a < hc_algo_count(); a++) {
+        const hc_algo_info_t *info = hc_algo_get(a);
+        if (info->coll != HC_COLL_REDISTRIBUTE)
+            continue;
+        hc_comm_t *c = make_comm(40 + a, HC_COLL_REDISTRIBUTE, info->name);
+        for (int k = 0; k <= 3; k++)
+            check_redistribute(c, 50 + a * 10 + (uint64_t)k, k);
+        hc_comm_destroy(c);
+    }
+    /* The default (auto) too. */
+    hc_comm_t *c = make_comm(41, HC_COLL_REDISTRIBUTE, NULL);
+    check_redistribute(c, 77, 2);
+    hc_comm_destroy(c);
+}
+
+static void test_cache_hits(void **state)
+{
+    (void)state;
+    hc_comm_t *c = make_comm(9, HC_COLL_BCAST, NULL);
+    hc_comm_stats_t st;
+    for (int i = 0; i < 5; i++)
+        check_bcast(c, 4096, MPI_INT, sizeof(int), 1 % size);
+    hc_comm_get_stats(c, &st);
+    assert_int_equal(st.plans, 1);
+    assert_int_equal(st.cache_hits, 4);
+    check_bcast(c, 4097, MPI_INT, sizeof(int), 1 % size); /* new size: new plan */
+    hc_comm_get_stats(c, &st);
+    assert_int_equal(st.plans, 2);
+    hc_comm_new_epoch(c); /* new network data: plan again */
+    check_bcast(c, 4096, MPI_INT, sizeof(int), 1 % size);
+    hc_comm_get_stats(c, &st);
+    assert_int_equal(st.plans, 3);
+    hc_comm_destroy(c);
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    hc_comm_t *c = make_comm(10, HC_COLL_BCAST, NULL);
+    int buf[4] = {0};
+    assert_int_equal(hc_bcast(buf, 4, MPI_INT, size, c), MPI_ERR_ROOT);
+    assert_int_equal(hc_bcast(buf, 4, MPI_INT, -1, c), MPI_ERR_ROOT);
+    assert_int_equal(hc_bcast(buf, -1, MPI_INT, 0, c), MPI_ERR_COUNT);
+    assert_int_equal(hc_reduce(buf, buf, 4, MPI_INT, MPI_OP_NULL, 0, c), MPI_ERR_OP);
+    assert_int_equal(hc_bcast(buf, 4, MPI_INT, 0, NULL), MPI_ERR_COMM);
+    /* Mismatched alltoallv sizes: rank 0 claims to send one more int to rank 1 than rank 1
+     * expects. Every rank must get an error and none may hang. */
+    int sc[64], sd[64], rcnt[64], rd[64];
+    for (int j = 0; j < size; j++) {
+        sc[j] = rcnt[j] = 1;
+        sd[j] = rd[j] = j;
+    }
+    if (rank == 0)
+        sc[1 % size] = 2;
+    int sb[130] = {0}, rb[130] = {0};
+    int err = hc_alltoallv(sb, sc, sd, MPI_INT, rb, rcnt, rd, MPI_INT, c);
+    assert_int_not_equal(err, MPI_SUCCESS);
+    int neg[64];
+    for (int j = 0; j < size; j++)
+        neg[j] = rank == size - 1 && j == 0 ? -1 : 1;
+    err = hc_alltoallv(sb, neg, sd, MPI_INT, rb, rcnt, rd, MPI_INT, c);
+    assert_int_not_equal(err, MPI_SUCCESS);
+    hc_comm_destroy(c);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_alltoallv_all_algorithms),
+        cmocka_unit_test(test_alltoallv_types_and_big),
+        cmocka_unit_test(test_alltoall_in_place),
+        cmocka_unit_test(test_bcast_all_algorithms),
+        cmocka_unit_test(test_reduce_all_algorithms),
+        cmocka_unit_test(test_reduce_noncommutative_falls_back),
+        cmocka_unit_test(test_redistribute_all_algorithms),
+        cmocka_unit_test(test_cache_hits),
+        cmocka_unit_test(test_bad_arguments),
+    };
+    /* Only rank 0 prints the cmocka report; every rank's result counts. */
+    if (rank != 0)
+        cmocka_set_message_output(CM_OUTPUT_SUBUNIT);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    int any = 0;
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return any ? 1 : 0;
+}

@@ -1,0 +1,295 @@
+/* `hetcoll demo`: every registered algorithm of every collective on the built-in platforms,
+ * each schedule validated and replayed by the simulator, one table, one SVG per schedule.
+ * New algorithms appear here through the registry; this file never names one. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "problem.h"
+
+static void help(FILE *f)
+{
+    fprintf(f, "Usage: hetcoll demo [--msg SIZE] [--out DIR] [--platform SPEC]...\n\n"
+               "On builtin:grid5000 and builtin:gusto (or the given platforms), build a default\n"
+               "problem for each collective and run EVERY registered algorithm on it (time\n"
+               "limit 2 s): alltoall with a uniform message, bcast and reduce from root 0,\n"
+               "redistribute between the first two clusters (or the two halves of the nodes)\n"
+               "with MSG bytes per pair, rate = link bandwidth, k = min(4, n1, n2), beta = the\n"
+               "inter-cluster latency. Each schedule is validated and replayed by the\n"
+               "simulator; one table is printed and one SVG per schedule is written to\n"
+               "DIR/<platform>-<collective>-<algorithm>.svg. Exits 1 if any algorithm failed.\n\n"
+               "Options:\n"
+               "  --msg SIZE          message size (default 1MiB)\n"
+               "  --out DIR           output directory (default ./hetcoll-demo)\n"
+               "  --platform SPEC     platform to use instead of the built-ins (repeatable)\n"
+               "  -h, --help          this help\n\n"
+               "Example:\n"
+               "  hetcoll demo --msg 64KiB --out /tmp/demo\n");
+}
+
+/* Short platform label for file names: "builtin:gusto" -> "gusto", "a/b/p.json" -> "p". */
+static void label_of(const char *spec, char *buf, size_t len)
+{
+    const char *s = spec;
+    if (strncmp(s, "builtin:", 8) == 0)
+        s += 8;
+    const char *slash = strrchr(s, '/');
+    if (slash)
+        s = slash + 1;
+    size_t i = 0;
+    for (; s[i] && s[i] != '.' && i + 1 < len; i++)
+        buf[i] = (s[i] == ':' || s[i] == '=') ? '_' : s[i];
+    buf[i] = '\0';
+    if (!i)
+        snprintf(buf, len, "platform");
+}
+
+/* The redistribution demo problem: cluster 0 -> cluster 1 of the platform, or the first half
+ * of the nodes -> the second half when it has fewer than two clusters. */
+static int build_redistribute(const hc_platform_t *plat, uint64_t msg, cli_problem_t *p)
+{
+    uint32_t P = hc_platform_size(plat), n1 = 0, n2 = 0;
+    uint32_t *a = malloc((P ? P : 1) * sizeof *a), *b = malloc((P ? P : 1) * sizeof *b);
+    int rc = HC_ERR_NOMEM;
+    memset(p, 0, sizeof *p);
+    if (!a || !b)
+        goto done;
+    if (hc_platform_cluster_count(plat) >= 2) {
+        for (uint32_t i = 0; i < P; i++) {
+            int32_t c = hc_platform_cluster_of(plat, i);
+            if (c == 0)
+                a[n1++] = i;
+            else if (c == 1)
+                b[n2++] = i;
+        }
+    } else {
+        for (uint32_t i = 0; i < P; i++) {
+            if (i < P / 2)
+                a[n1++] = i;
+            else
+                b[n2++] = i;
+        }
+    }
+    if (n1 == 0 || n2 == 0) {
+        rc = HC_ERR_UNSUPPORTED;
+        goto done;
+    }
+    if ((rc = hc_matrix_create(n1, n2, 0, &p->costs)) != HC_OK ||
+        (rc = hc_matrix_create(n1, n2, (double)msg, &p->sizes)) != HC_OK)
+        goto done;
+    for (uint32_t i = 0; i < n1; i++)
+        for (uint32_t j = 0; j < n2; j++)
+            HC_AT(p->costs, i, j) = (double)msg / hc_platform_bandwidth(plat, a[i], b[j]);
+    hc_problem_init(&p->pb, HC_COLL_REDISTRIBUTE);
+    p->pb.n1 = n1;
+    p->pb.n2 = n2;
+    p->pb.P = n1 + n2;
+    p->pb.k = n1 < n2 ? n1 : n2;
+    if (p->pb.k > 4)
+        p->pb.k = 4;
+    p->pb.beta = hc_platform_latency(plat, a[0], b[0]);
+    p->pb.costs = p->costs;
+    p->pb.sizes = p->sizes;
+    rc = hc_problem_check(&p->pb);
+done:
+    free(a);
+    free(b);
+    return rc;
+}
+
+typedef struct totals {
+    int failed;
+    size_t runs;
+} totals_t;
+
+static void print_row(const char *plat, hc_coll_t coll, const char *algo, const hc_schedule_t *s,
+                      double simulated, const char *status)
+{
+    char lb[32] = "-", ratio[32] = "-", pred[32] = "-", sim[32] = "-";
+    if (s) {
+        snprintf(pred, sizeof pred, "%.6g", s->makespan);
+        if (!isnan(s->lower_bound)) {
+            snprintf(lb, sizeof lb, "%.6g", s->lower_bound);
+            if (s->lower_bound > 0)
+                snprintf(ratio, sizeof ratio, "%.4f", s->makespan / s->lower_bound);
+        }
+    }
+    if (!isnan(simulated))
+        snprintf(sim, sizeof sim, "%.6g", simulated);
+    printf("%-10s %-12s %-16s %13s %13s %13s %8s  %s\n", plat, hc_coll_name(coll), algo, pred, sim,
+           lb, ratio, status);
+    fflush(stdout);
+}
+
+static void run_one(const char *plat, const char *dir, const cli_problem_t *p,
+                    const hc_algo_info_t *info, totals_t *tot)
+{
+    hc_algo_opts_t opts;
+    hc_algo_opts_default(&opts);
+    opts.time_limit_s = 2;
+    hc_schedule_t *s = NULL;
+    char status[600];
+    double simulated = NAN;
+    tot->runs++;
+    int st = hc_schedule_compute(&p->pb, info->name, &opts, &s);
+    if (st != HC_OK) {
+        snprintf(status, sizeof status, "ERROR %s: %s", hc_status_name(st), hc_error_detail());
+        tot->failed = 1;
+        print_row(plat, p->pb.coll, info->name, NULL, NAN, status);
+        return;
+    }
+    st = hc_schedule_validate(s, &p->pb);
+    if (st != HC_OK) {
+        snprintf(status, sizeof status, "INVALID: %s", hc_error_detail());
+        tot->failed = 1;
+    } else {
+        snprintf(status, sizeof status, "yes");
+    }
+    hc_sim_opts_t so;
+    hc_sim_opts_default(&so);
+    hc_sim_result_t *r = NULL;
+    int sst = hc_simulate(s, &p->pb, &so, &r);
+    if (sst == HC_OK) {
+        simulated = r->makespan;
+        if (st == HC_OK && fabs(simulated - s->makespan) > 1e-9 * fmax(1.0, s->makespan)) {
+            snprintf(status, sizeof status, "yes, but the replay differs");
+            tot->failed = 1;
+        }
+    } else if (st == HC_OK) {
+        snprintf(status, sizeof status, "SIMULATION ERROR: %s", hc_error_detail());
+        tot->failed = 1;
+    }
+    hc_sim_result_destroy(r);
+    char path[1024], title[256];
+    snprintf(path, sizeof path, "%s/%s-%s-%s.svg", dir, plat, hc_coll_name(p->pb.coll), info->name);
+    snprintf(title, sizeof title, "%s %s on %s", hc_coll_name(p->pb.coll), info->name, plat);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        cli_svg_schedule(f, s, title);
+        fclose(f);
+    } else {
+        size_t used = strlen(status);
+        snprintf(status + used, sizeof status - used, " (cannot write the SVG: %s)",
+                 strerror(errno));
+        tot->failed = 1;
+    }
+    print_row(plat, p->pb.coll, info->name, s, simulated, status);
+    hc_schedule_destroy(s);
+}
+
+static int run_platform(const char *spec, uint64_t msg, const char *dir, totals_t *tot)
+{
+    char plat[64];
+    label_of(spec, plat, sizeof plat);
+    hc_platform_t *pl = NULL;
+    int st = hc_platform_load(spec, &pl);
+    if (st != HC_OK) {
+        tot->failed = 1;
+        return cli_fail(st, spec);
+    }
+    for (int coll = 0; coll < HC_COLL_COUNT; coll++) {
+        size_t n_algos = 0;
+        for (size_t i = 0; i < hc_algo_count(); i++)
+            n_algos += (int)hc_algo_get(i)->coll == coll;
+        if (!n_algos)
+            continue;
+        cli_problem_t p;
+        if (coll == HC_COLL_REDISTRIBUTE) {
+            st = build_redistribute(pl, msg, &p);
+            if (st != HC_OK) {
+                char status[600];
+                snprintf(status, sizeof status, "ERROR building the problem: %s",
+                         hc_error_detail());
+                print_row(plat, (hc_coll_t)coll, "-", NULL, NAN, status);
+                tot->failed = 1;
+                cli_problem_free(&p);
+                continue;
+            }
+        } else {
+            /* the same path as `hetcoll schedule <coll> --platform SPEC --msg SIZE` */
+            cli_popts_t o;
+            cli_popts_init(&o);
+            o.platform = spec;
+            o.msg = msg;
+            o.have_msg = 1;
+            if (cli_problem_build((hc_coll_t)coll, &o, NULL, "demo", &p) != CLI_OK) {
+                print_row(plat, (hc_coll_t)coll, "-", NULL, NAN, "ERROR building the problem");
+                tot->failed = 1;
+                continue;
+            }
+        }
+        for (size_t i = 0; i < hc_algo_count(); i++) {
+            const hc_algo_info_t *info = hc_algo_get(i);
+            if ((int)info->coll == coll)
+                run_one(plat, dir, &p, info, tot);
+        }
+        cli_problem_free(&p);
+    }
+    hc_platform_destroy(pl);
+    return CLI_OK;
+}
+
+int cmd_demo(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"msg", required_argument, NULL, 'm'},
+                                             {"out", required_argument, NULL, 'O'},
+                                             {"platform", required_argument, NULL, 'p'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *cmd = "demo";
+    uint64_t msg = 1048576;
+    const char *dir = "hetcoll-demo";
+    const char *specs[16];
+    size_t n_specs = 0;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'm':
+            if (cli_parse_size(optarg, &msg) != 0 || msg == 0)
+                return cli_usage_error(cmd, "option '--msg': invalid size '%s'", optarg);
+            break;
+        case 'O':
+            dir = optarg;
+            break;
+        case 'p':
+            if (n_specs == sizeof specs / sizeof specs[0])
+                return cli_usage_error(cmd, "too many --platform options");
+            specs[n_specs++] = optarg;
+            break;
+        case 'h':
+            help(stdout);
+            return CLI_OK;
+        default:
+            return cli_bad_option(cmd, c, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    if (!n_specs) {
+        specs[n_specs++] = "builtin:grid5000";
+        specs[n_specs++] = "builtin:gusto";
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return cli_error("%s: cannot create directory: %s", dir, strerror(errno));
+    printf("hetcoll demo: message %llu bytes, every registered algorithm, validated and "
+           "simulated (sigma 0)\n\n",
+           (unsigned long long)msg);
+    printf("%-10s %-12s %-16s %13s %13s %13s %8s  %s\n", "platform", "collective", "algorithm",
+           "predicted(s)", "simulated(s)", "lower bd(s)", "ratio", "valid");
+    totals_t tot = {0, 0};
+    for (size_t i = 0; i < n_specs; i++)
+        run_platform(specs[i], msg, dir, &tot);
+    printf("\n%zu schedules; SVG diagrams in %s/\n", tot.runs, dir);
+    if (tot.failed)
+        fprintf(stderr, "hetcoll: demo: some algorithms failed (see the table)\n");
+    return tot.failed ? CLI_ERROR : CLI_OK;
+}

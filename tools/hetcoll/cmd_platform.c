@@ -1,0 +1,178 @@
+/* `hetcoll platform show|export SPEC`: summarise or serialise a platform. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "Usage: hetcoll platform show SPEC\n"
+            "       hetcoll platform export SPEC [-o FILE]\n\n"
+            "SPEC is a platform JSON file, builtin:NAME (%s),\n"
+            "random:GEN:k=v:... or dir:FILE (see docs/formats.md).\n\n"
+            "  show     P, clusters, latency/bandwidth ranges per cluster pair\n"
+            "  export   matrix-form platform JSON (gap tables included)\n\n"
+            "Options:\n"
+            "  -o, --output FILE   write to FILE instead of stdout (export)\n"
+            "  -h, --help          this help\n\n"
+            "Examples:\n"
+            "  hetcoll platform show builtin:grid5000\n"
+            "  hetcoll platform export builtin:gusto -o gusto.json\n",
+            hc_platform_builtin_names());
+}
+
+typedef struct range {
+    double lat_min, lat_max, bw_min, bw_max;
+    size_t links;
+} range_t;
+
+static const char *group_name(const hc_platform_t *p, uint32_t g, uint32_t C)
+{
+    return g < C ? hc_platform_cluster_name(p, g) : "(unlabelled)";
+}
+
+static int show(const hc_platform_t *p, FILE *f)
+{
+    uint32_t P = hc_platform_size(p), C = hc_platform_cluster_count(p);
+    const char *name = hc_platform_name(p);
+    fprintf(f, "platform:  %s\n", name && *name ? name : "(unnamed)");
+    fprintf(f, "nodes:     %u\n", P);
+    fprintf(f, "clusters:  %u\n", C);
+    uint32_t G = C + 1; /* last group: unlabelled nodes */
+    size_t *count = calloc(G, sizeof *count);
+    range_t *r = calloc((size_t)G * G, sizeof *r);
+    if (!count || !r) {
+        free(count);
+        free(r);
+        return cli_error("out of memory");
+    }
+    uint32_t *grp = malloc((P ? P : 1) * sizeof *grp);
+    if (!grp) {
+        free(count);
+        free(r);
+        return cli_error("out of memory");
+    }
+    for (uint32_t i = 0; i < P; i++) {
+        int32_t c = hc_platform_cluster_of(p, i);
+        grp[i] = (c >= 0 && (uint32_t)c < C) ? (uint32_t)c : C;
+        count[grp[i]]++;
+    }
+    for (uint32_t g = 0; g < G; g++)
+        if (count[g])
+            fprintf(f, "  %-20s %zu nodes\n", group_name(p, g, C), count[g]);
+    size_t with_t = 0;
+    for (uint32_t i = 0; i < P; i++)
+        if (hc_platform_send_time(p, i) >= 0)
+            with_t++;
+    if (with_t)
+        fprintf(f, "send times: set on %zu nodes\n", with_t);
+    fprintf(f, "pLogP gap tables: %s\n", hc_platform_has_gaps(p) ? "yes" : "no");
+    for (uint32_t i = 0; i < P; i++) {
+        for (uint32_t j = 0; j < P; j++) {
+            if (i == j)
+                continue;
+            range_t *x = &r[(size_t)grp[i] * G + grp[j]];
+            double lat = hc_platform_latency(p, i, j), bw = hc_platform_bandwidth(p, i, j);
+            if (x->links == 0) {
+                x->lat_min = x->lat_max = lat;
+                x->bw_min = x->bw_max = bw;
+            } else {
+                x->lat_min = fmin(x->lat_min, lat);
+                x->lat_max = fmax(x->lat_max, lat);
+                x->bw_min = fmin(x->bw_min, bw);
+                x->bw_max = fmax(x->bw_max, bw);
+            }
+            x->links++;
+        }
+    }
+    fprintf(f, "\n%-20s %-20s %7s %23s %23s\n", "from", "to", "links", "latency (s)",
+            "bandwidth (B/s)");
+    for (uint32_t a = 0; a < G; a++) {
+        for (uint32_t b = 0; b < G; b++) {
+            const range_t *x = &r[(size_t)a * G + b];
+            if (!x->links)
+                continue;
+            char lat[64], bw[64];
+            if (x->lat_min == x->lat_max)
+                snprintf(lat, sizeof lat, "%.4g", x->lat_min);
+            else
+                snprintf(lat, sizeof lat, "%.4g..%.4g", x->lat_min, x->lat_max);
+            if (x->bw_min == x->bw_max)
+                snprintf(bw, sizeof bw, "%.4g", x->bw_min);
+            else
+                snprintf(bw, sizeof bw, "%.4g..%.4g", x->bw_min, x->bw_max);
+            fprintf(f, "%-20s %-20s %7zu %23s %23s\n", group_name(p, a, C), group_name(p, b, C),
+                    x->links, lat, bw);
+        }
+    }
+    free(grp);
+    free(count);
+    free(r);
+    return CLI_OK;
+}
+
+int cmd_platform(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *cmd = "platform";
+    const char *output = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            output = optarg;
+            break;
+        case 'h':
+            help(stdout);
+            return CLI_OK;
+        default:
+            return cli_bad_option(cmd, c, argv);
+        }
+    }
+    if (argc - optind < 1)
+        return cli_usage_error(cmd, "missing action (show or export)");
+    const char *action = argv[optind];
+    int is_show = strcmp(action, "show") == 0, is_export = strcmp(action, "export") == 0;
+    /* A later `--simgrid OUT.xml` for export goes here, next to -o. */
+    if (!is_show && !is_export)
+        return cli_usage_error(cmd, "unknown action '%s' (valid: show, export)", action);
+    if (argc - optind < 2)
+        return cli_usage_error(cmd, "missing platform SPEC");
+    if (argc - optind > 2)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 2]);
+    const char *spec = argv[optind + 1];
+    hc_platform_t *p = NULL;
+    int st = hc_platform_load(spec, &p);
+    if (st != HC_OK)
+        return cli_fail(st, spec);
+    int rc = CLI_OK;
+    FILE *f = cli_open_output(output);
+    if (!f) {
+        rc = CLI_ERROR;
+    } else if (is_show) {
+        rc = show(p, f);
+    } else {
+        char *json = NULL;
+        st = hc_platform_to_json(p, &json);
+        if (st != HC_OK) {
+            rc = cli_fail(st, spec);
+        } else {
+            fputs(json, f);
+            size_t n = strlen(json);
+            if (n == 0 || json[n - 1] != '\n')
+                fputc('\n', f);
+            free(json);
+        }
+    }
+    cli_close_output(f);
+    hc_platform_destroy(p);
+    return rc;
+}

@@ -1,0 +1,272 @@
+/* `hetcoll schedule <collective>`: build the problem, run an algorithm, print the schedule. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "problem.h"
+
+static void help(FILE *f)
+{
+    fprintf(f, "Usage: hetcoll schedule <alltoall|bcast|reduce|redistribute> [problem options]\n"
+               "                        [--algo NAME] [--format text|json|svg] [-o FILE]\n\n"
+               "Schedule one collective and print the schedule (events with start/end times,\n"
+               "makespan and lower bound).\n\n");
+    cli_popts_help(f, -1);
+    fprintf(f, "Algorithm:\n"
+               "  -a, --algo NAME              algorithm (see 'hetcoll algorithms'); alltoall\n"
+               "                               defaults to auto (or caterpillar)\n"
+               "  --seed N                     seed of randomised algorithms (default 1)\n"
+               "  --time-limit S               limit of search algorithms (seconds)\n"
+               "  --order i,j,...              reduce ep: send order\n"
+               "  --hierarchy labels|none      bcast: use the platform's cluster labels\n"
+               "  --segment SIZE               bcast pipelined algorithms: segment size\n"
+               "  --alpha A                    bcast TTCC switch cost (fraction of mean edge)\n"
+               "  --verbose                    more detail in the note\n"
+               "Output:\n"
+               "  -f, --format text|json|svg   output format (default text)\n"
+               "  -o, --output FILE            write to FILE instead of stdout\n"
+               "  -h, --help                   this help\n\n"
+               "Examples:\n"
+               "  hetcoll schedule alltoall --costs C.txt --algo caterpillar --format json\n"
+               "  hetcoll schedule bcast --platform builtin:grid5000 --root 0 --msg 1MiB "
+               "--algo binomial\n"
+               "  hetcoll schedule reduce --times 3,1,1,2 --algo snf\n"
+               "  hetcoll schedule redistribute --traffic T.txt --k 2 --speed 1e8 --beta 0.01 "
+               "--algo ggp\n");
+}
+
+int cli_check_format(const char *format, int allow_svg)
+{
+    if (strcmp(format, "text") == 0 || strcmp(format, "json") == 0)
+        return 0;
+    if (allow_svg && strcmp(format, "svg") == 0)
+        return 0;
+    return -1;
+}
+
+static void print_time(FILE *f, const char *label, double v)
+{
+    if (isnan(v))
+        fprintf(f, "%-13s unknown\n", label);
+    else
+        fprintf(f, "%-13s %.9g s\n", label, v);
+}
+
+void cli_print_schedule_text(FILE *f, const hc_schedule_t *s)
+{
+    fprintf(f, "%-13s %s\n", "collective:", hc_coll_name(s->coll));
+    fprintf(f, "%-13s %s\n", "algorithm:", s->algorithm);
+    fprintf(f, "%-13s %u\n", "nodes:", s->P);
+    if (s->coll == HC_COLL_BCAST || s->coll == HC_COLL_REDUCE)
+        fprintf(f, "%-13s %u\n", "root:", s->root);
+    if (s->coll == HC_COLL_BCAST && s->n_segments > 1)
+        fprintf(f, "%-13s %u\n", "segments:", s->n_segments);
+    if (s->coll == HC_COLL_REDISTRIBUTE) {
+        fprintf(f, "%-13s n1=%u n2=%u k=%u\n", "clusters:", s->n1, s->n2, s->k);
+        print_time(f, "beta:", s->beta);
+        fprintf(f, "%-13s %zu\n", "steps:", s->n_steps);
+    }
+    print_time(f, "makespan:", s->makespan);
+    print_time(f, "lower bound:", s->lower_bound);
+    if (!isnan(s->lower_bound) && s->lower_bound > 0)
+        fprintf(f, "%-13s %.6f\n", "ratio:", s->makespan / s->lower_bound);
+    if (s->has_search)
+        fprintf(f, "%-13s visited %.0f of %.6g (efficiency %.6f), %s, best bound %.9g s\n",
+                "search:", s->search.nodes_visited, s->search.naive_space, s->search.efficiency,
+                s->search.optimal ? "optimal" : "not proven optimal", s->search.best_lower_bound);
+    if (s->note && *s->note)
+        fprintf(f, "%-13s %s\n", "note:", s->note);
+    if (s->parent) {
+        fprintf(f, "%-13s", "parent:");
+        for (uint32_t i = 0; i < s->P; i++)
+            fprintf(f, " %d", s->parent[i]);
+        fputc('\n', f);
+    }
+    if (s->parent2) {
+        fprintf(f, "%-13s", "parent2:");
+        for (uint32_t i = 0; i < s->P; i++)
+            fprintf(f, " %d", s->parent2[i]);
+        fputc('\n', f);
+    }
+    if (s->coll == HC_COLL_REDISTRIBUTE && s->n_steps > 0) {
+        fprintf(f,
+                "(src: node of cluster 1, dst2: node of cluster 2, both 0-based; amount in s)\n");
+        for (size_t k = 0; k < s->n_steps; k++) {
+            const hc_step_t *st = &s->steps[k];
+            fprintf(f, "\nstep %zu: start %.9g s, duration %.9g s, %zu transfers\n", k, st->start,
+                    st->duration, st->count);
+            fprintf(f, "  %5s %5s %16s %16s %16s %14s\n", "src", "dst2", "start", "end", "amount",
+                    "bytes");
+            for (size_t i = st->first; i < st->first + st->count && i < s->n_events; i++) {
+                const hc_event_t *e = &s->events[i];
+                fprintf(f, "  %5u %5u %16.9g %16.9g %16.9g %14llu\n", e->src,
+                        e->dst >= s->n1 ? e->dst - s->n1 : e->dst, e->start, e->end,
+                        e->end - e->start, (unsigned long long)e->bytes);
+            }
+        }
+        return;
+    }
+    int segs = s->coll == HC_COLL_BCAST && s->n_segments > 1;
+    int trees = s->parent2 != NULL;
+    fprintf(f, "\nevents: %zu\n", s->n_events);
+    fprintf(f, "%6s %5s %5s %16s %16s %14s%s%s\n", "#", "src", "dst", "start", "end", "bytes",
+            segs ? "   seg" : "", trees ? " tree" : "");
+    for (size_t i = 0; i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        fprintf(f, "%6zu %5u %5u %16.9g %16.9g %14llu", i, e->src, e->dst, e->start, e->end,
+                (unsigned long long)e->bytes);
+        if (segs)
+            fprintf(f, " %5u", e->seg);
+        if (trees)
+            fprintf(f, " %4u", (unsigned)e->tree);
+        fputc('\n', f);
+    }
+}
+
+int cli_write_schedule(FILE *f, const hc_schedule_t *s, const char *format, const char *title)
+{
+    if (strcmp(format, "json") == 0) {
+        char *json = NULL;
+        int st = hc_schedule_to_json(s, &json);
+        if (st != HC_OK)
+            return cli_fail(st, "schedule JSON");
+        fputs(json, f);
+        size_t n = strlen(json);
+        if (n == 0 || json[n - 1] != '\n')
+            fputc('\n', f);
+        free(json);
+        return CLI_OK;
+    }
+    if (strcmp(format, "svg") == 0) {
+        int st = cli_svg_schedule(f, s, title);
+        if (st != 0)
+            return cli_fail(st, "SVG output");
+        return CLI_OK;
+    }
+    cli_print_schedule_text(f, s);
+    return CLI_OK;
+}
+
+static const char *default_algo(hc_coll_t coll)
+{
+    const hc_algo_info_t *info;
+    if (coll == HC_COLL_ALLTOALL) {
+        if (hc_algo_find(coll, "auto", &info) == HC_OK)
+            return "auto";
+        hc_error_clear();
+        return "caterpillar";
+    }
+    return NULL;
+}
+
+int cmd_schedule(int argc, char **argv)
+{
+    static const struct option longopts[] = {CLI_PROBLEM_LONGOPTS,
+                                             {"algo", required_argument, NULL, 'a'},
+                                             {"format", required_argument, NULL, 'f'},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *cmd = "schedule";
+    cli_popts_t o;
+    cli_popts_init(&o);
+    const char *algo = NULL, *format = "text", *output = NULL;
+    int c, rc = CLI_OK;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":a:f:o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'a':
+            algo = optarg;
+            break;
+        case 'f':
+            format = optarg;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case 'h':
+            help(stdout);
+            cli_popts_free(&o);
+            return CLI_OK;
+        case '?':
+        case ':':
+            cli_popts_free(&o);
+            return cli_bad_option(cmd, c, argv);
+        default:
+            rc = cli_popts_handle(&o, cmd, c, optarg);
+            if (rc != CLI_OK) {
+                cli_popts_free(&o);
+                return rc == -1 ? cli_usage_error(cmd, "unexpected option") : rc;
+            }
+        }
+    }
+    if (optind >= argc) {
+        cli_popts_free(&o);
+        return cli_usage_error(cmd, "missing collective (alltoall, bcast, reduce, redistribute)");
+    }
+    if (optind + 1 < argc) {
+        cli_popts_free(&o);
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
+    }
+    hc_coll_t coll;
+    if (hc_coll_parse(argv[optind], &coll) != HC_OK) {
+        cli_popts_free(&o);
+        return cli_usage_error(cmd,
+                               "unknown collective '%s' (valid: alltoall, bcast, reduce, "
+                               "redistribute)",
+                               argv[optind]);
+    }
+    if (cli_check_format(format, 1) != 0) {
+        cli_popts_free(&o);
+        return cli_usage_error(cmd, "unknown format '%s' (valid: text, json, svg)", format);
+    }
+    if (!algo)
+        algo = default_algo(coll);
+    if (!algo) {
+        char names[1024];
+        hc_algo_names(coll, names, sizeof names);
+        cli_popts_free(&o);
+        return cli_usage_error(cmd, "%s needs --algo NAME (valid: %s)", hc_coll_name(coll), names);
+    }
+    cli_problem_t p;
+    rc = cli_problem_build(coll, &o, NULL, cmd, &p);
+    if (rc != CLI_OK) {
+        cli_popts_free(&o);
+        return rc;
+    }
+    const hc_algo_info_t *info;
+    int st = hc_algo_find(coll, algo, &info);
+    if (st != HC_OK) {
+        cli_problem_free(&p);
+        cli_popts_free(&o);
+        return cli_fail(st, NULL);
+    }
+    hc_schedule_t *s = NULL;
+    st = hc_schedule_compute(&p.pb, algo, &o.algo, &s);
+    if (st != HC_OK) {
+        rc = cli_fail(st, algo);
+    } else {
+        FILE *f = cli_open_output(output);
+        if (!f) {
+            rc = CLI_ERROR;
+        } else {
+            char title[512];
+            const char *src = o.platform  ? o.platform
+                              : o.costs   ? o.costs
+                              : o.traffic ? o.traffic
+                                          : o.times;
+            const char *base = src ? strrchr(src, '/') : NULL;
+            snprintf(title, sizeof title, "%s %s on %s", hc_coll_name(coll), s->algorithm,
+                     base ? base + 1 : (src ? src : "?"));
+            rc = cli_write_schedule(f, s, format, title);
+            cli_close_output(f);
+        }
+    }
+    hc_schedule_destroy(s);
+    cli_problem_free(&p);
+    cli_popts_free(&o);
+    return rc;
+}

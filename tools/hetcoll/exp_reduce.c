@@ -1,0 +1,317 @@
+/* `hetcoll experiment reduce`: 003 Table 1, the search efficiency 1 - visited/naive of the
+ * optimal branch and bound (bnb), with the mean search time and SNF's gap to the optimum.
+ *
+ * Instances as in 003 §6: for each (procs n, classes K) and trial, K class send times drawn
+ * uniformly in [1, 10) (the "speed table"), each of the n processors picks a class uniformly;
+ * the root is a slowest processor (003: the slowest one never sends). naive = (n-1)!/prod m_i!
+ * over the n - 1 senders. Everything is seeded (--seed). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "cli.h"
+
+/* 003 Table 1 (efficiency %, rows n = 6..16, columns K = 3..6). */
+static const double PAPER[11][4] = {
+    {53.22, 56.48, 58.36, 63.82}, {64.28, 72.74, 77.41, 71.38}, {71.28, 79.24, 82.26, 84.18},
+    {86.78, 91.88, 93.33, 94.48}, {89.99, 93.80, 94.70, 96.42}, {94.32, 96.84, 97.29, 98.71},
+    {94.62, 97.58, 97.48, 98.82}, {96.40, 98.63, 99.09, 99.62}, {96.78, 98.64, 99.40, 99.65},
+    {97.70, 99.45, 99.84, 99.83}, {98.21, 99.51, 99.84, 99.96}};
+
+static double paper_eff(uint64_t n, uint64_t K)
+{
+    if (n < 6 || n > 16 || K < 3 || K > 6)
+        return NAN;
+    return PAPER[n - 6][K - 3];
+}
+
+static void help(FILE *f)
+{
+    fprintf(f, "Usage: hetcoll experiment reduce [--procs LIST] [--classes LIST] [--trials N]\n"
+               "                                 [--seed S] [--time-limit S] --out DIR\n\n"
+               "Reproduce 003 Table 1: the search efficiency 1 - visited/naive of the optimal\n"
+               "branch and bound (bnb) for n processors in K speed classes, with the mean and\n"
+               "largest search time, how many searches completed within the time limit, and\n"
+               "SNF's gap to the optimum. Writes DIR/reduce_table1.csv, DIR/reduce_efficiency.svg\n"
+               "and DIR/reduce_time.svg; prints the table (ours beside the paper's numbers).\n\n"
+               "Options:\n"
+               "  --procs LIST       processors n, e.g. 6..16 or 6..16,20,24 (default 6..16)\n"
+               "  --classes LIST     speed classes K (default 3..6)\n"
+               "  --trials N         instances per cell (default 50)\n"
+               "  --seed S           seed (default 1)\n"
+               "  --time-limit S     bnb time limit per instance in seconds (default 10)\n"
+               "  --out DIR          output directory (created)\n"
+               "  -h, --help         this help\n\n"
+               "Example:\n"
+               "  hetcoll experiment reduce --procs 6..16 --classes 3..6 --trials 50 --seed 1 "
+               "--out /tmp/red\n");
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+typedef struct cell {
+    double eff_sum, eff_min, nodes_sum, naive_sum, time_sum, time_max;
+    double gap_sum, gap_max;
+    size_t done, optimal, snf_sub, gap_n;
+} cell_t;
+
+/* One instance: run bnb and snf. Returns an exit code. */
+static int one(hc_rng_t *r, uint32_t n, uint32_t K, double limit, cell_t *c)
+{
+    double cls[64], t[1024];
+    for (uint32_t k = 0; k < K; k++)
+        cls[k] = hc_rng_range(r, 1, 10);
+    uint32_t root = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        t[i] = cls[hc_rng_below(r, K)];
+        if (t[i] > t[root])
+            root = i;
+    }
+    hc_matrix_t *m = NULL;
+    int rc = hc_matrix_create(n, n, 0, &m);
+    if (rc != HC_OK)
+        return cli_fail(rc, "experiment reduce");
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < n; j++)
+            HC_AT(m, i, j) = (i == j || i == root) ? 0 : t[i];
+    hc_problem_t pb;
+    hc_problem_init(&pb, HC_COLL_REDUCE);
+    pb.P = n;
+    pb.costs = m;
+    pb.root = root;
+    hc_algo_opts_t o;
+    hc_algo_opts_default(&o);
+    o.time_limit_s = limit;
+    hc_schedule_t *b = NULL, *s = NULL;
+    double t0 = now_s();
+    rc = hc_schedule_compute(&pb, "bnb", &o, &b);
+    double dt = now_s() - t0;
+    if (rc == HC_OK)
+        rc = hc_schedule_compute(&pb, "snf", &o, &s);
+    if (rc == HC_OK)
+        rc = hc_schedule_validate(b, &pb);
+    if (rc != HC_OK) {
+        hc_schedule_destroy(b);
+        hc_schedule_destroy(s);
+        hc_matrix_destroy(m);
+        return cli_fail(rc, "experiment reduce");
+    }
+    double eff = 100 * b->search.efficiency;
+    c->eff_sum += eff;
+    c->eff_min = c->done ? fmin(c->eff_min, eff) : eff;
+    c->nodes_sum += b->search.nodes_visited;
+    c->naive_sum += b->search.naive_space;
+    c->time_sum += dt;
+    c->time_max = fmax(c->time_max, dt);
+    c->done++;
+    if (b->search.optimal) {
+        c->optimal++;
+        double gap = 100 * (s->makespan / b->makespan - 1);
+        if (gap < 0)
+            gap = 0;
+        c->gap_sum += gap;
+        c->gap_max = fmax(c->gap_max, gap);
+        c->gap_n++;
+        c->snf_sub += s->makespan > b->makespan * (1 + 1e-9);
+    }
+    hc_schedule_destroy(b);
+    hc_schedule_destroy(s);
+    hc_matrix_destroy(m);
+    return CLI_OK;
+}
+
+int exp_reduce_main(int argc, char **argv)
+{
+    const char *cmd = "experiment reduce";
+    static const struct option longopts[] = {{"procs", required_argument, NULL, 'p'},
+                                             {"classes", required_argument, NULL, 'k'},
+                                             {"trials", required_argument, NULL, 't'},
+                                             {"seed", required_argument, NULL, 's'},
+                                             {"time-limit", required_argument, NULL, 'l'},
+                                             {"out", required_argument, NULL, 'o'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *procs_s = "6..16", *classes_s = "3..6", *out = NULL;
+    uint64_t trials = 50, seed = 1;
+    double limit = 10;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            procs_s = optarg;
+            break;
+        case 'k':
+            classes_s = optarg;
+            break;
+        case 't':
+            if (cli_parse_u64(optarg, &trials) != 0 || trials == 0 || trials > 1000000)
+                return cli_usage_error(cmd,
+                                       "--trials: expected an integer in 1..1000000, got "
+                                       "'%s'",
+                                       optarg);
+            break;
+        case 's':
+            if (cli_parse_u64(optarg, &seed) != 0)
+                return cli_usage_error(cmd, "--seed: expected an integer, got '%s'", optarg);
+            break;
+        case 'l':
+            if (cli_parse_double(optarg, &limit) != 0 || !(limit > 0))
+                return cli_usage_error(cmd, "--time-limit: expected seconds > 0, got '%s'", optarg);
+            break;
+        case 'o':
+            out = optarg;
+            break;
+        case 'h':
+            help(stdout);
+            return CLI_OK;
+        default:
+            return cli_bad_option(cmd, optopt, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    if (!out)
+        return cli_usage_error(cmd, "--out DIR is required");
+    uint64_t *procs = NULL, *classes = NULL;
+    size_t np = 0, nk = 0;
+    if (cli_parse_u64_list(procs_s, &procs, &np) != 0 || np == 0)
+        return cli_usage_error(cmd, "--procs: expected a list like 6..16, got '%s'", procs_s);
+    if (cli_parse_u64_list(classes_s, &classes, &nk) != 0 || nk == 0) {
+        free(procs);
+        return cli_usage_error(cmd, "--classes: expected a list like 3..6, got '%s'", classes_s);
+    }
+    int rc = CLI_OK;
+    for (size_t i = 0; i < np && rc == CLI_OK; i++)
+        if (procs[i] < 2 || procs[i] > 1024)
+            rc = cli_usage_error(cmd, "--procs: %llu out of range 2..1024",
+                                 (unsigned long long)procs[i]);
+    for (size_t i = 0; i < nk && rc == CLI_OK; i++)
+        if (classes[i] < 1 || classes[i] > 64)
+            rc = cli_usage_error(cmd, "--classes: %llu out of range 1..64",
+                                 (unsigned long long)classes[i]);
+    if (rc == CLI_OK && mkdir(out, 0777) != 0 && errno != EEXIST)
+        rc = cli_error("%s: cannot create directory: %s", out, strerror(errno));
+    cell_t *cells = rc == CLI_OK ? calloc(np * nk, sizeof *cells) : NULL;
+    if (rc == CLI_OK && !cells)
+        rc = cli_error("out of memory");
+    size_t total = np * nk * (size_t)trials, done = 0;
+    for (size_t i = 0; i < np && rc == CLI_OK; i++)
+        for (size_t k = 0; k < nk && rc == CLI_OK; k++) {
+            hc_rng_t r;
+            /* one stream per cell, so that cells do not depend on the lists given */
+            hc_rng_seed(&r, seed * 1000003u + procs[i] * 1009u + classes[k]);
+            for (uint64_t tr = 0; tr < trials && rc == CLI_OK; tr++) {
+                rc = one(&r, (uint32_t)procs[i], (uint32_t)classes[k], limit, &cells[i * nk + k]);
+                cli_progress("reduce", ++done, total);
+            }
+        }
+    FILE *csv = NULL;
+    char path[4096];
+    if (rc == CLI_OK) {
+        snprintf(path, sizeof path, "%s/reduce_table1.csv", out);
+        csv = fopen(path, "w");
+        if (!csv)
+            rc = cli_error("%s: cannot create: %s", path, strerror(errno));
+    }
+    if (rc == CLI_OK) {
+        fprintf(csv, "procs,classes,trials,paper_efficiency_pct,efficiency_pct,"
+                     "min_efficiency_pct,mean_nodes,mean_naive,mean_time_s,max_time_s,"
+                     "optimal,snf_gap_mean_pct,snf_gap_max_pct,snf_suboptimal_pct\n");
+        for (size_t i = 0; i < np; i++)
+            for (size_t k = 0; k < nk; k++) {
+                const cell_t *e = &cells[i * nk + k];
+                double d = (double)e->done, pe = paper_eff(procs[i], classes[k]);
+                char pbuf[32] = "";
+                if (isfinite(pe))
+                    snprintf(pbuf, sizeof pbuf, "%.2f", pe);
+                fprintf(csv, "%llu,%llu,%zu,%s,%.4f,%.4f,%.1f,%.1f,%.6f,%.6f,%zu,%.4f,%.4f,%.2f\n",
+                        (unsigned long long)procs[i], (unsigned long long)classes[k], e->done, pbuf,
+                        e->eff_sum / d, e->eff_min, e->nodes_sum / d, e->naive_sum / d,
+                        e->time_sum / d, e->time_max, e->optimal,
+                        e->gap_n ? e->gap_sum / (double)e->gap_n : NAN, e->gap_max,
+                        e->gap_n ? 100.0 * (double)e->snf_sub / (double)e->gap_n : NAN);
+            }
+        fclose(csv);
+        /* text table: ours (paper) */
+        printf("003 Table 1: search efficiency %% = 1 - visited/naive, mean of %llu trials "
+               "(paper in parentheses)\n",
+               (unsigned long long)trials);
+        printf("%6s", "n");
+        for (size_t k = 0; k < nk; k++)
+            printf("  K=%-18llu", (unsigned long long)classes[k]);
+        printf("  %10s %8s %9s\n", "time(s)", "optimal", "snf gap%");
+        for (size_t i = 0; i < np; i++) {
+            printf("%6llu", (unsigned long long)procs[i]);
+            double tsum = 0, gsum = 0;
+            size_t opt = 0, all = 0, gn = 0;
+            for (size_t k = 0; k < nk; k++) {
+                const cell_t *e = &cells[i * nk + k];
+                double pe = paper_eff(procs[i], classes[k]);
+                char buf[48];
+                if (isfinite(pe))
+                    snprintf(buf, sizeof buf, "%.4f (%.2f)", e->eff_sum / (double)e->done, pe);
+                else
+                    snprintf(buf, sizeof buf, "%.4f", e->eff_sum / (double)e->done);
+                printf("  %-20s", buf);
+                tsum += e->time_sum;
+                opt += e->optimal;
+                all += e->done;
+                gsum += e->gap_sum;
+                gn += e->gap_n;
+            }
+            printf("  %10.4f %4zu/%-4zu %8.3f\n", tsum / (double)all, opt, all,
+                   gn ? gsum / (double)gn : NAN);
+        }
+        /* plots: efficiency per K, mean time per K */
+        double *x = malloc(np * sizeof *x), *ys = malloc(np * nk * 2 * sizeof *ys);
+        cli_series_t *ser = malloc(nk * 2 * sizeof *ser);
+        char(*names)[32] = malloc(nk * 2 * sizeof *names);
+        if (!x || !ys || !ser || !names) {
+            rc = cli_error("out of memory");
+        } else {
+            for (size_t i = 0; i < np; i++)
+                x[i] = (double)procs[i];
+            for (size_t k = 0; k < nk; k++) {
+                for (size_t i = 0; i < np; i++) {
+                    const cell_t *e = &cells[i * nk + k];
+                    ys[k * np + i] = e->eff_sum / (double)e->done;
+                    ys[(nk + k) * np + i] = e->time_sum / (double)e->done;
+                }
+                snprintf(names[k], sizeof names[k], "K=%llu", (unsigned long long)classes[k]);
+                ser[k] = (cli_series_t){names[k], ys + k * np};
+                ser[nk + k] = (cli_series_t){names[k], ys + (nk + k) * np};
+            }
+            snprintf(path, sizeof path, "%s/reduce_efficiency.svg", out);
+            if (cli_plot_svg(path, "bnb search efficiency (003 Table 1)", "processors n",
+                             "efficiency %", x, np, ser, nk, 0) != 0)
+                rc = CLI_ERROR;
+            snprintf(path, sizeof path, "%s/reduce_time.svg", out);
+            if (rc == CLI_OK && cli_plot_svg(path, "bnb mean search time", "processors n",
+                                             "seconds", x, np, ser + nk, nk, 1) != 0)
+                rc = CLI_ERROR;
+            if (rc == CLI_OK)
+                printf("wrote %s/reduce_table1.csv, reduce_efficiency.svg, reduce_time.svg\n", out);
+        }
+        free(x);
+        free(ys);
+        free(ser);
+        free(names);
+    }
+    free(cells);
+    free(procs);
+    free(classes);
+    return rc;
+}

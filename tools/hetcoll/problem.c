@@ -1,0 +1,639 @@
+/* Building an hc_problem_t from command-line options (see problem.h).
+ *
+ * Rules (documented in docs/formats.md, "CLI problem options"):
+ *   alltoall      --costs FILE | --platform SPEC (--msg SIZE | --sizes FILE)
+ *   bcast         --platform SPEC --msg SIZE | --costs FILE [--msg SIZE]; --root R (default 0)
+ *   reduce        --times T1,T2,... (C[i][j] = t(i)) | --platform SPEC --msg SIZE
+ *                 (C[i][j] = t(i) = send_time_s of node i when set, else p2p(i, root, msg))
+ *                 | --costs FILE; --root R (default 0)
+ *   redistribute  --traffic FILE --d1 --d2 --backbone: rate = min(d1, d2), times = bytes/rate,
+ *                 k = max(1, floor(backbone / rate)) capped at min(n1, n2) (--k overrides);
+ *                 --traffic FILE --k K --speed S: times = bytes / S;
+ *                 --times FILE --k K (seconds); and --beta SECONDS.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "problem.h"
+
+void cli_popts_init(cli_popts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->model = HC_MODEL_HOCKNEY;
+    hc_algo_opts_default(&o->algo);
+}
+
+void cli_popts_free(cli_popts_t *o)
+{
+    free(o->order_buf);
+    o->order_buf = NULL;
+}
+
+int cli_popts_any(const cli_popts_t *o)
+{
+    return o->platform || o->costs || o->sizes || o->times || o->traffic || o->have_msg ||
+           o->have_d1 || o->have_d2 || o->have_backbone || o->have_speed || o->have_beta ||
+           o->have_k;
+}
+
+static int bad_value(const char *cmd, const char *opt, const char *arg, const char *what)
+{
+    return cli_usage_error(cmd, "option '--%s': invalid value '%s' (%s)", opt, arg, what);
+}
+
+static int pos_double(const char *cmd, const char *opt, const char *arg, double *out, int *have)
+{
+    if (cli_parse_double(arg, out) != 0 || !(*out > 0))
+        return bad_value(cmd, opt, arg, "expected a finite number > 0");
+    if (have)
+        *have = 1;
+    return CLI_OK;
+}
+
+int cli_popts_handle(cli_popts_t *o, const char *cmd, int code, const char *arg)
+{
+    switch (code) {
+    case POPT_PLATFORM:
+        o->platform = arg;
+        return CLI_OK;
+    case POPT_MSG:
+        if (cli_parse_size(arg, &o->msg) != 0)
+            return bad_value(cmd, "msg", arg, "expected a size such as 1048576, 64KiB, 1MiB, 1MB");
+        o->have_msg = 1;
+        return CLI_OK;
+    case POPT_SIZES:
+        o->sizes = arg;
+        return CLI_OK;
+    case POPT_COSTS:
+        o->costs = arg;
+        return CLI_OK;
+    case POPT_TIMES:
+        o->times = arg;
+        return CLI_OK;
+    case POPT_TRAFFIC:
+        o->traffic = arg;
+        return CLI_OK;
+    case POPT_ROOT:
+        if (cli_parse_u32(arg, &o->root) != 0)
+            return bad_value(cmd, "root", arg, "expected a node id >= 0");
+        o->have_root = 1;
+        return CLI_OK;
+    case POPT_D1:
+        return pos_double(cmd, "d1", arg, &o->d1, &o->have_d1);
+    case POPT_D2:
+        return pos_double(cmd, "d2", arg, &o->d2, &o->have_d2);
+    case POPT_BACKBONE:
+        return pos_double(cmd, "backbone", arg, &o->backbone, &o->have_backbone);
+    case POPT_SPEED:
+        return pos_double(cmd, "speed", arg, &o->speed, &o->have_speed);
+    case POPT_BETA:
+        if (cli_parse_double(arg, &o->beta) != 0 || o->beta < 0)
+            return bad_value(cmd, "beta", arg, "expected a finite number >= 0");
+        o->have_beta = 1;
+        return CLI_OK;
+    case POPT_K:
+        if (cli_parse_u32(arg, &o->k) != 0 || o->k < 1)
+            return bad_value(cmd, "k", arg, "expected an integer >= 1");
+        o->have_k = 1;
+        return CLI_OK;
+    case POPT_MODEL:
+        if (hc_model_parse(arg, &o->model) != HC_OK)
+            return bad_value(cmd, "model", arg, "expected hockney or plogp");
+        return CLI_OK;
+    case POPT_SEED:
+        if (cli_parse_u64(arg, &o->algo.seed) != 0)
+            return bad_value(cmd, "seed", arg, "expected an integer >= 0");
+        o->have_seed = 1;
+        return CLI_OK;
+    case POPT_TIME_LIMIT:
+        if (cli_parse_double(arg, &o->algo.time_limit_s) != 0 || o->algo.time_limit_s < 0)
+            return bad_value(cmd, "time-limit", arg, "expected seconds >= 0");
+        return CLI_OK;
+    case POPT_ORDER: {
+        uint64_t *v;
+        size_t n;
+        if (cli_parse_u64_list(arg, &v, &n) != 0)
+            return bad_value(cmd, "order", arg, "expected node ids i,j,...");
+        free(o->order_buf);
+        o->order_buf = malloc(n * sizeof *o->order_buf);
+        if (!o->order_buf) {
+            free(v);
+            return cli_error("out of memory");
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (v[i] > UINT32_MAX) {
+                free(v);
+                return bad_value(cmd, "order", arg, "node id too large");
+            }
+            o->order_buf[i] = (uint32_t)v[i];
+        }
+        free(v);
+        o->algo.order = o->order_buf;
+        o->algo.order_len = (uint32_t)n;
+        return CLI_OK;
+    }
+    case POPT_HIERARCHY:
+        if (strcmp(arg, "labels") == 0)
+            o->algo.hierarchy = 1;
+        else if (strcmp(arg, "none") == 0)
+            o->algo.hierarchy = 0;
+        else if (strcmp(arg, "auto") == 0)
+            o->algo.hierarchy = -1;
+        else
+            return bad_value(cmd, "hierarchy", arg, "expected labels, none or auto");
+        return CLI_OK;
+    case POPT_ALPHA:
+        if (cli_parse_double(arg, &o->algo.alpha) != 0 || o->algo.alpha < 0)
+            return bad_value(cmd, "alpha", arg, "expected a fraction >= 0");
+        o->have_alpha = 1;
+        return CLI_OK;
+    case POPT_SEGMENT:
+        if (cli_parse_size(arg, &o->algo.segment_bytes) != 0)
+            return bad_value(cmd, "segment", arg, "expected a size such as 64KiB");
+        return CLI_OK;
+    case POPT_VERBOSE:
+        o->algo.verbose = 1;
+        return CLI_OK;
+    default:
+        return -1;
+    }
+}
+
+void cli_popts_help(FILE *f, int coll)
+{
+    if (coll < 0 || coll == HC_COLL_ALLTOALL)
+        fprintf(f, "Problem (alltoall):\n"
+                   "  --platform SPEC --msg SIZE   uniform message size on a platform\n"
+                   "  --platform SPEC --sizes FILE per-pair sizes (bytes, P x P)\n"
+                   "  --costs FILE                 direct P x P cost matrix (seconds)\n");
+    if (coll < 0 || coll == HC_COLL_BCAST)
+        fprintf(f, "Problem (bcast):\n"
+                   "  --platform SPEC --msg SIZE   message from the root to every node\n"
+                   "  --costs FILE [--msg SIZE]    direct P x P cost matrix of the whole message\n"
+                   "  --root R                     root node (default 0)\n");
+    if (coll < 0 || coll == HC_COLL_REDUCE)
+        fprintf(f, "Problem (reduce):\n"
+                   "  --times T1,T2,...            send time t(i) of each node (C[i][j] = t(i))\n"
+                   "  --platform SPEC --msg SIZE   t(i) = node's send_time_s, else p2p(i, root)\n"
+                   "  --costs FILE                 direct P x P matrix\n"
+                   "  --root R                     root node (default 0)\n");
+    if (coll < 0 || coll == HC_COLL_REDISTRIBUTE)
+        fprintf(f, "Problem (redistribute):\n"
+                   "  --traffic FILE --d1 B/s --d2 B/s --backbone B/s\n"
+                   "                               n1 x n2 bytes; rate min(d1,d2),\n"
+                   "                               k = floor(backbone / rate)\n"
+                   "  --traffic FILE --k K --speed B/s\n"
+                   "  --times FILE --k K           n1 x n2 matrix already in seconds\n"
+                   "  --beta SECONDS               start-up cost of every step\n");
+    fprintf(f, "Model:\n"
+               "  --model hockney|plogp        cost model for --platform (default hockney)\n");
+}
+
+/* ---- the redistribution --times loader (seconds, n1 x n2, diagonal kept) ---- */
+
+static int times_from_json(const char *text, const char *path, hc_matrix_t **out)
+{
+    json_error_t jerr;
+    json_t *root = json_loads(text, 0, &jerr);
+    if (!root)
+        return cli_error("%s:%d: malformed JSON: %s", path, jerr.line, jerr.text);
+    json_t *arr = root;
+    if (json_is_object(root)) {
+        arr = json_object_get(root, "times");
+        if (!arr)
+            arr = json_object_get(root, "matrix");
+        if (!arr)
+            arr = json_object_get(root, "costs");
+    }
+    int rc = CLI_ERROR;
+    if (!json_is_array(arr) || json_array_size(arr) == 0 ||
+        !json_is_array(json_array_get(arr, 0))) {
+        cli_error("%s: expected an array of rows (or an object with a \"times\" field)", path);
+        goto done;
+    }
+    size_t rows = json_array_size(arr), cols = json_array_size(json_array_get(arr, 0));
+    if (cols == 0 || rows > UINT32_MAX || cols > UINT32_MAX) {
+        cli_error("%s: row 0: empty row", path);
+        goto done;
+    }
+    if (hc_matrix_create((uint32_t)rows, (uint32_t)cols, 0, out) != HC_OK) {
+        cli_error("out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        json_t *row = json_array_get(arr, i);
+        if (!json_is_array(row) || json_array_size(row) != cols) {
+            cli_error("%s: row %zu: expected %zu values", path, i, cols);
+            goto fail;
+        }
+        for (size_t j = 0; j < cols; j++) {
+            json_t *x = json_array_get(row, j);
+            double v = json_is_number(x) ? json_number_value(x) : NAN;
+            if (!isfinite(v) || v < 0) {
+                cli_error("%s: times[%zu][%zu]: must be a finite number >= 0", path, i, j);
+                goto fail;
+            }
+            HC_AT(*out, i, j) = v;
+        }
+    }
+    rc = CLI_OK;
+    goto done;
+fail:
+    hc_matrix_destroy(*out);
+    *out = NULL;
+done:
+    json_decref(root);
+    return rc;
+}
+
+static int load_times_matrix(const char *path, hc_matrix_t **out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    *out = NULL;
+    int st = hc__read_file(path, &text, &len);
+    if (st != HC_OK)
+        return cli_fail(st, path);
+    const char *c = text;
+    while (isspace((unsigned char)*c))
+        c++;
+    if (*c == '[' || *c == '{') {
+        int rc = times_from_json(text, path, out);
+        free(text);
+        return rc;
+    }
+    double *vals = NULL;
+    size_t n = 0, cap = 0, rows = 0, cols = 0;
+    int line = 0, rc = CLI_ERROR;
+    char *save = NULL;
+    for (char *ln = strtok_r(text, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
+        line++;
+        char *hash = strchr(ln, '#');
+        if (hash)
+            *hash = '\0';
+        size_t here = 0;
+        char *p = ln;
+        for (;;) {
+            while (isspace((unsigned char)*p))
+                p++;
+            if (!*p)
+                break;
+            char *end;
+            errno = 0;
+            double v = strtod(p, &end);
+            if (end == p || (*end && !isspace((unsigned char)*end))) {
+                cli_error("%s:%d: column %zu: not a number", path, line, here + 1);
+                goto done;
+            }
+            if (!isfinite(v) || v < 0) {
+                cli_error("%s:%d: column %zu: must be a finite number >= 0", path, line, here + 1);
+                goto done;
+            }
+            if (n == cap) {
+                cap = cap ? 2 * cap : 64;
+                double *nv = realloc(vals, cap * sizeof *vals);
+                if (!nv) {
+                    cli_error("out of memory");
+                    goto done;
+                }
+                vals = nv;
+            }
+            vals[n++] = v;
+            here++;
+            p = end;
+        }
+        if (here == 0)
+            continue;
+        if (rows == 0)
+            cols = here;
+        else if (here != cols) {
+            cli_error("%s:%d: row has %zu values, expected %zu", path, line, here, cols);
+            goto done;
+        }
+        rows++;
+    }
+    if (rows == 0) {
+        cli_error("%s: no matrix rows", path);
+        goto done;
+    }
+    if (hc_matrix_create((uint32_t)rows, (uint32_t)cols, 0, out) != HC_OK) {
+        cli_error("out of memory");
+        goto done;
+    }
+    memcpy((*out)->v, vals, n * sizeof *vals);
+    rc = CLI_OK;
+done:
+    free(vals);
+    free(text);
+    return rc;
+}
+
+/* ---- helpers ---- */
+
+int cli_reduce_costs(const hc_platform_t *plat, hc_model_t model, uint32_t root, uint64_t msg,
+                     hc_matrix_t **out)
+{
+    uint32_t P = hc_platform_size(plat);
+    HC__TRY(hc_matrix_create(P, P, 0, out));
+    for (uint32_t i = 0; i < P; i++) {
+        double t = hc_platform_send_time(plat, i);
+        if (!(t >= 0))
+            t = hc_cost_p2p(plat, model, i, root < P ? root : 0, msg);
+        for (uint32_t j = 0; j < P; j++)
+            HC_AT(*out, i, j) = (i == j) ? 0 : t;
+    }
+    return HC_OK;
+}
+
+static int load_square(const char *path, hc_matrix_kind_t kind, uint32_t P, hc_matrix_t **out)
+{
+    int st = hc_matrix_load(path, kind, 0, 0, out);
+    if (st != HC_OK)
+        return cli_fail(st, path);
+    if ((*out)->rows != (*out)->cols || (P && (*out)->rows != P)) {
+        uint32_t r = (*out)->rows, c = (*out)->cols;
+        hc_matrix_destroy(*out);
+        *out = NULL;
+        if (P)
+            return cli_error("%s: matrix is %ux%u, expected %ux%u", path, r, c, P, P);
+        return cli_error("%s: matrix is %ux%u, expected a square P x P matrix", path, r, c);
+    }
+    return CLI_OK;
+}
+
+/* Bytes of the whole bcast message according to a schedule: what the first receiver gets on
+ * the original tree. */
+static uint64_t hint_bcast_msg(const hc_schedule_t *s)
+{
+    if (!s || s->n_events == 0)
+        return 0;
+    uint32_t d = s->events[0].dst;
+    uint64_t sum = 0;
+    for (size_t i = 0; i < s->n_events; i++)
+        if (s->events[i].dst == d && s->events[i].tree == 0)
+            sum += s->events[i].bytes;
+    return sum;
+}
+
+static uint64_t hint_max_bytes(const hc_schedule_t *s)
+{
+    uint64_t m = 0;
+    for (size_t i = 0; s && i < s->n_events; i++)
+        if (s->events[i].bytes > m)
+            m = s->events[i].bytes;
+    return m;
+}
+
+static int load_platform(const char *spec, hc_platform_t **out)
+{
+    int st = hc_platform_load(spec, out);
+    if (st != HC_OK)
+        return cli_fail(st, spec);
+    return CLI_OK;
+}
+
+/* ---- per collective ---- */
+
+static int build_alltoall(const cli_popts_t *o, const hc_schedule_t *hint, const char *cmd,
+                          cli_problem_t *p)
+{
+    int rc;
+    if (o->costs) {
+        if ((rc = load_square(o->costs, HC_MATRIX_COSTS, 0, &p->costs)) != CLI_OK)
+            return rc;
+        p->pb.P = p->costs->rows;
+        if (o->sizes && (rc = load_square(o->sizes, HC_MATRIX_SIZES, p->pb.P, &p->sizes)) != CLI_OK)
+            return rc;
+        p->pb.msg_bytes = o->have_msg ? o->msg : 0;
+        return CLI_OK;
+    }
+    if (!o->platform)
+        return cli_usage_error(cmd, "alltoall needs --costs FILE or --platform SPEC");
+    if ((rc = load_platform(o->platform, &p->plat)) != CLI_OK)
+        return rc;
+    uint32_t P = hc_platform_size(p->plat);
+    p->pb.P = P;
+    int st;
+    if (o->sizes) {
+        if ((rc = load_square(o->sizes, HC_MATRIX_SIZES, P, &p->sizes)) != CLI_OK)
+            return rc;
+        st = hc_cost_sizes(p->plat, o->model, p->sizes, &p->costs);
+    } else if (o->have_msg) {
+        p->pb.msg_bytes = o->msg;
+        st = hc_cost_uniform(p->plat, o->model, o->msg, &p->costs);
+    } else if (hint && hint->n_events > 0) {
+        if (hint->P != P)
+            return cli_error("%s: the schedule has %u nodes, the platform %u", o->platform, hint->P,
+                             P);
+        if (hc_matrix_create(P, P, 0, &p->sizes) != HC_OK)
+            return cli_error("out of memory");
+        for (size_t i = 0; i < hint->n_events; i++) {
+            const hc_event_t *e = &hint->events[i];
+            if (e->src < P && e->dst < P)
+                HC_AT(p->sizes, e->src, e->dst) += (double)e->bytes;
+        }
+        st = hc_cost_sizes(p->plat, o->model, p->sizes, &p->costs);
+    } else {
+        return cli_usage_error(cmd, "alltoall with --platform needs --msg SIZE or --sizes FILE");
+    }
+    if (st != HC_OK)
+        return cli_fail(st, o->platform);
+    return CLI_OK;
+}
+
+static int build_bcast(const cli_popts_t *o, const hc_schedule_t *hint, const char *cmd,
+                       cli_problem_t *p)
+{
+    int rc;
+    uint64_t msg = o->have_msg ? o->msg : hint_bcast_msg(hint);
+    if (o->costs) {
+        if ((rc = load_square(o->costs, HC_MATRIX_COSTS, 0, &p->costs)) != CLI_OK)
+            return rc;
+        p->pb.P = p->costs->rows;
+        p->pb.msg_bytes = msg ? msg : 1048576; /* only labels the events */
+        if (o->platform && (rc = load_platform(o->platform, &p->plat)) != CLI_OK)
+            return rc;
+        return CLI_OK;
+    }
+    if (!o->platform)
+        return cli_usage_error(cmd, "bcast needs --platform SPEC --msg SIZE or --costs FILE");
+    if (!msg)
+        return cli_usage_error(cmd, "bcast needs --msg SIZE");
+    if ((rc = load_platform(o->platform, &p->plat)) != CLI_OK)
+        return rc;
+    p->pb.P = hc_platform_size(p->plat);
+    p->pb.msg_bytes = msg;
+    int st = hc_cost_uniform(p->plat, o->model, msg, &p->costs);
+    if (st != HC_OK)
+        return cli_fail(st, o->platform);
+    return CLI_OK;
+}
+
+static int build_reduce(const cli_popts_t *o, const hc_schedule_t *hint, const char *cmd,
+                        cli_problem_t *p)
+{
+    int rc;
+    if (o->times) {
+        double *t;
+        size_t n;
+        if (cli_parse_double_list(o->times, &t, &n) != 0)
+            return cli_usage_error(
+                cmd, "option '--times': expected send times T1,T2,... (got '%s')", o->times);
+        for (size_t i = 0; i < n; i++) {
+            if (!(t[i] > 0)) {
+                free(t);
+                return cli_error("--times: t(%zu): must be a finite number > 0", i);
+            }
+        }
+        if (n > UINT32_MAX || hc_matrix_create((uint32_t)n, (uint32_t)n, 0, &p->costs) != HC_OK) {
+            free(t);
+            return cli_error("out of memory");
+        }
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++)
+                HC_AT(p->costs, i, j) = (i == j) ? 0 : t[i];
+        free(t);
+        p->pb.P = (uint32_t)n;
+        p->pb.msg_bytes = o->have_msg ? o->msg : hint_max_bytes(hint);
+        return CLI_OK;
+    }
+    if (o->costs) {
+        if ((rc = load_square(o->costs, HC_MATRIX_COSTS, 0, &p->costs)) != CLI_OK)
+            return rc;
+        p->pb.P = p->costs->rows;
+        p->pb.msg_bytes = o->have_msg ? o->msg : hint_max_bytes(hint);
+        return CLI_OK;
+    }
+    if (!o->platform)
+        return cli_usage_error(cmd, "reduce needs --times T1,T2,... or --platform SPEC --msg SIZE");
+    uint64_t msg = o->have_msg ? o->msg : hint_max_bytes(hint);
+    if (!msg)
+        return cli_usage_error(cmd, "reduce with --platform needs --msg SIZE");
+    if ((rc = load_platform(o->platform, &p->plat)) != CLI_OK)
+        return rc;
+    p->pb.P = hc_platform_size(p->plat);
+    p->pb.msg_bytes = msg;
+    int st = cli_reduce_costs(p->plat, o->model, p->pb.root, msg, &p->costs);
+    if (st != HC_OK)
+        return cli_fail(st, o->platform);
+    return CLI_OK;
+}
+
+static int build_redistribute(const cli_popts_t *o, const hc_schedule_t *hint, const char *cmd,
+                              cli_problem_t *p)
+{
+    int rc;
+    uint32_t k = 0;
+    if (o->traffic) {
+        int st = hc_matrix_load(o->traffic, HC_MATRIX_SIZES, 0, 0, &p->sizes);
+        if (st != HC_OK)
+            return cli_fail(st, o->traffic);
+        double rate;
+        if (o->have_d1 && o->have_d2 && o->have_backbone) {
+            rate = fmin(o->d1, o->d2);
+            double kk = floor(o->backbone / rate);
+            k = kk < 1 ? 1 : (kk > UINT32_MAX ? UINT32_MAX : (uint32_t)kk);
+            uint32_t cap = p->sizes->rows < p->sizes->cols ? p->sizes->rows : p->sizes->cols;
+            if (k > cap)
+                k = cap;
+        } else if (o->have_speed) {
+            rate = o->speed;
+        } else {
+            return cli_usage_error(cmd, "redistribute --traffic needs --d1 --d2 --backbone, or "
+                                        "--k and --speed");
+        }
+        if (hc_matrix_create(p->sizes->rows, p->sizes->cols, 0, &p->costs) != HC_OK)
+            return cli_error("out of memory");
+        for (size_t i = 0; i < (size_t)p->sizes->rows * p->sizes->cols; i++)
+            p->costs->v[i] = p->sizes->v[i] / rate;
+    } else if (o->times) {
+        if ((rc = load_times_matrix(o->times, &p->costs)) != CLI_OK)
+            return rc;
+    } else {
+        return cli_usage_error(cmd, "redistribute needs --traffic FILE or --times FILE");
+    }
+    if (o->have_k)
+        k = o->k;
+    else if (!k && hint)
+        k = hint->k;
+    if (!k)
+        return cli_usage_error(cmd, "redistribute needs --k K (or --d1 --d2 --backbone)");
+    if (!o->have_beta && !hint)
+        return cli_usage_error(cmd, "redistribute needs --beta SECONDS");
+    p->pb.n1 = p->costs->rows;
+    p->pb.n2 = p->costs->cols;
+    p->pb.P = p->pb.n1 + p->pb.n2;
+    p->pb.k = k;
+    p->pb.beta = o->have_beta ? o->beta : hint->beta;
+    if (hint && (hint->n1 != p->pb.n1 || hint->n2 != p->pb.n2))
+        return cli_error("%s: the matrix is %ux%u but the schedule is for n1=%u, n2=%u",
+                         o->traffic ? o->traffic : o->times, p->pb.n1, p->pb.n2, hint->n1,
+                         hint->n2);
+    return CLI_OK;
+}
+
+int cli_problem_build(hc_coll_t coll, const cli_popts_t *o, const hc_schedule_t *hint,
+                      const char *cmd, cli_problem_t *out)
+{
+    memset(out, 0, sizeof *out);
+    hc_problem_init(&out->pb, coll);
+    out->pb.model = o->model;
+    if (hint && hint->coll != coll)
+        return cli_error("the schedule is for %s, not %s", hc_coll_name(hint->coll),
+                         hc_coll_name(coll));
+    out->pb.root = o->have_root ? o->root : (hint ? hint->root : 0);
+    int rc;
+    switch (coll) {
+    case HC_COLL_ALLTOALL:
+        rc = build_alltoall(o, hint, cmd, out);
+        break;
+    case HC_COLL_BCAST:
+        rc = build_bcast(o, hint, cmd, out);
+        break;
+    case HC_COLL_REDUCE:
+        rc = build_reduce(o, hint, cmd, out);
+        break;
+    case HC_COLL_REDISTRIBUTE:
+        rc = build_redistribute(o, hint, cmd, out);
+        break;
+    default:
+        rc = cli_error("unknown collective");
+    }
+    if (rc == CLI_OK && hint && coll != HC_COLL_REDISTRIBUTE && hint->P != out->pb.P)
+        rc = cli_error("the schedule has %u nodes but the problem has %u", hint->P, out->pb.P);
+    if (rc != CLI_OK) {
+        cli_problem_free(out);
+        return rc;
+    }
+    out->pb.costs = out->costs;
+    out->pb.sizes = out->sizes;
+    out->pb.platform = out->plat;
+    int st = hc_problem_check(&out->pb);
+    if (st != HC_OK) {
+        const char *src = o->platform  ? o->platform
+                          : o->costs   ? o->costs
+                          : o->traffic ? o->traffic
+                                       : o->times;
+        if (coll == HC_COLL_REDUCE && o->times && !o->platform && !o->costs)
+            src = "--times";
+        rc = cli_fail(st, src);
+        cli_problem_free(out);
+        return rc;
+    }
+    return CLI_OK;
+}
+
+void cli_problem_free(cli_problem_t *p)
+{
+    hc_platform_destroy(p->plat);
+    hc_matrix_destroy(p->costs);
+    hc_matrix_destroy(p->sizes);
+    memset(p, 0, sizeof *p);
+}
