@@ -284,7 +284,7 @@ static int share_plan(hc_comm_t *c, hc_coll_t coll, hc_schedule_t **s, uint32_t 
             h.n_events = (uint32_t)(*s)->n_events;
             h.n_steps = (uint32_t)(*s)->n_steps;
             h.n_segments = (*s)->n_segments;
-            h.has_parent = (*s)->parent != NULL;
+            h.has_parent = ((*s)->parent != NULL) + ((*s)->parent2 != NULL);
             h.makespan = (*s)->makespan;
             h.lower_bound = (*s)->lower_bound;
             h.root = (*s)->root;
@@ -313,7 +313,7 @@ static int share_plan(hc_comm_t *c, hc_coll_t coll, hc_schedule_t **s, uint32_t 
             rc = (*s)->steps ? HC_OK : HC_ERR_NOMEM;
         }
         if (rc == HC_OK && h.has_parent)
-            rc = hc_schedule_alloc_trees(*s, 0);
+            rc = hc_schedule_alloc_trees(*s, h.has_parent == 2);
         if (rc == HC_OK && h.n_members) {
             *members = malloc(sizeof **members * h.n_members);
             rc = *members ? HC_OK : HC_ERR_NOMEM;
@@ -344,6 +344,8 @@ static int share_plan(hc_comm_t *c, hc_coll_t coll, hc_schedule_t **s, uint32_t 
         MPI_Bcast((*s)->steps, (int)(h.n_steps * sizeof(hc_step_t)), MPI_BYTE, 0, c->comm);
     if (h.has_parent)
         MPI_Bcast((*s)->parent, c->size, MPI_INT32_T, 0, c->comm);
+    if (h.has_parent == 2)
+        MPI_Bcast((*s)->parent2, c->size, MPI_INT32_T, 0, c->comm);
     if (h.n_members)
         MPI_Bcast(*members, (int)h.n_members, MPI_UINT32_T, 0, c->comm);
     return HC_OK;

@@ -109,23 +109,13 @@ int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, M
 {
     MPI_Aint lb, ext;
     MPI_Type_get_extent(type, &lb, &ext);
+    if (s->parent2)
+        return hc__exec_ttcc(c, s, buf, count, type);
     const uint32_t me = (uint32_t)c->rank, nseg = s->n_segments ? s->n_segments : 1;
     size_t *sends, *recvs, ns, nr;
     int err = my_lists(s, me, NULL, &sends, &ns, &recvs, &nr);
     if (err != MPI_SUCCESS)
         return err;
-    /* A two-tree (TTCC) schedule runs its original tree here; the redundant tree only
-     * matters when a node is late, which the plain executor does not race for. */
-    size_t k = 0;
-    for (size_t i = 0; i < ns; i++)
-        if (s->events[sends[i]].tree == 0)
-            sends[k++] = sends[i];
-    ns = k;
-    k = 0;
-    for (size_t i = 0; i < nr; i++)
-        if (s->events[recvs[i]].tree == 0)
-            recvs[k++] = recvs[i];
-    nr = k;
     unsigned char *held = calloc(nseg, 1);
     if (!held) {
         free(sends);

@@ -64,4 +64,5 @@ int hc__exec_redistribute(hc_comm_t *c, const hc_schedule_t *s, const uint32_t *
                           const char *sendbuf, const int *sendcounts, const int *sdispls,
                           char *recvbuf, const int *recvcounts, const int *rdispls,
                           MPI_Datatype type);
+int hc__exec_ttcc(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, MPI_Datatype type);
 #endif

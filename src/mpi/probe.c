@@ -6,9 +6,10 @@
  *
  * Measurements (as logp_mpi / netgauge do):
  *  - latency: 1-byte ping-pong, `reps` round trips after 2 warm-ups, L = median RTT / 2;
- *  - gap g(m): the sender posts `gap_msgs` back-to-back sends of m bytes, the receiver answers
- *    the last one with a 0-byte ack; T = time until the ack; g(m) = (T - RTT) / gap_msgs
- *    (clamped at 0), minimum over `gap_trials` repetitions;
+ *  - gap g(m): the sender posts n = `gap_msgs` back-to-back sends of m bytes, the receiver
+ *    answers the last one with a 0-byte ack; T(n) = time until the ack (minimum over
+ *    `gap_trials` repetitions); g(m) = (T(n) - T(1)) / (n - 1), so that the ack's round trip
+ *    cancels (T(n) / n when noise makes the difference non-positive);
  *  - bandwidth B = m_max / g(m_max) (the streaming rate at the largest size).
  * Rounds: full mode orders the pairs by the circle method (round-robin tournament: P-1 rounds
  * of P/2 pairs for even P); clustered mode packs its pairs greedily into matchings. A barrier
@@ -118,29 +119,41 @@ static double pingpong(MPI_Comm comm, int initiator, int peer, char *buf, int re
     return initiator ? median(tmp, reps) : 0;
 }
 
-/* Sender side returns g(m); receiver side returns 0. */
-static double stream_gap(MPI_Comm comm, int sender, int peer, char *buf, int m,
-                         const hc__probe_opts_t *o, double rtt)
+/* Time of `count` back-to-back sends of m bytes followed by a 0-byte ack (minimum over the
+ * trials). Sender side returns the time; receiver side returns 0. */
+static double stream_time(MPI_Comm comm, int sender, int peer, char *buf, int m, int count,
+                          int trials)
 {
     double best = INFINITY;
-    for (int t = 0; t < o->gap_trials; t++) {
+    for (int t = 0; t < trials; t++) {
         if (sender) {
             double t0 = MPI_Wtime();
-            for (int k = 0; k < o->gap_msgs; k++)
+            for (int k = 0; k < count; k++)
                 MPI_Send(buf, m, MPI_BYTE, peer, TAG_GAP, comm);
             MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG_ACK, comm, MPI_STATUS_IGNORE);
             double T = MPI_Wtime() - t0;
             best = T < best ? T : best;
         } else {
-            for (int k = 0; k < o->gap_msgs; k++)
+            for (int k = 0; k < count; k++)
                 MPI_Recv(buf, m, MPI_BYTE, peer, TAG_GAP, comm, MPI_STATUS_IGNORE);
             MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_ACK, comm);
         }
     }
+    return sender ? best : 0;
+}
+
+/* pLogP gap g(m) = (T(n) - T(1)) / (n - 1): the round trip of the ack cancels out. When noise
+ * makes the difference non-positive, T(n) / n (an upper bound) is used instead. Sender side
+ * returns g(m); receiver side returns 0. */
+static double stream_gap(MPI_Comm comm, int sender, int peer, char *buf, int m,
+                         const hc__probe_opts_t *o)
+{
+    double t1 = stream_time(comm, sender, peer, buf, m, 1, o->gap_trials);
+    double tn = stream_time(comm, sender, peer, buf, m, o->gap_msgs, o->gap_trials);
     if (!sender)
         return 0;
-    double g = (best - rtt) / o->gap_msgs;
-    return g > 0 ? g : 0;
+    double g = (tn - t1) / (o->gap_msgs - 1);
+    return g > 0 ? g : tn / o->gap_msgs;
 }
 
 void hc__probe_result_free(hc__probe_result_t *r)
@@ -175,14 +188,12 @@ static void run_phase(MPI_Comm comm, int me, const pair_t *pairs, const size_t *
                     lat[(size_t)q->a * P + q->b] = lat[(size_t)q->b * P + q->a] = rtt / 2;
                 break;
             }
-            double rtt = 2 * lat[(size_t)q->a * P + q->b];
             for (int d = 0; d < 2; d++) {
                 if (!(q->dirs & (1 << d)))
                     continue;
                 uint32_t src = d == 0 ? q->a : q->b, dst = d == 0 ? q->b : q->a;
                 for (size_t s = 0; s < S; s++) {
-                    double g =
-                        stream_gap(comm, (int)src == me, peer, buf, (int)o->sizes[s], o, rtt);
+                    double g = stream_gap(comm, (int)src == me, peer, buf, (int)o->sizes[s], o);
                     if ((int)src == me)
                         gapm[((size_t)src * P + dst) * S + s] = g;
                 }

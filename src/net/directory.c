@@ -47,26 +47,6 @@ static void utc_string(double t, char *buf, size_t n)
         snprintf(buf, n, "%.0f", t);
 }
 
-static json_t *matrix_json(uint32_t P, const double *m)
-{
-    json_t *rows = json_array();
-    for (uint32_t i = 0; rows && i < P; i++) {
-        json_t *row = json_array();
-        if (!row || json_array_append_new(rows, row) != 0) {
-            json_decref(rows);
-            return NULL;
-        }
-        for (uint32_t j = 0; j < P; j++) {
-            double v = m[(size_t)i * P + j];
-            if (json_array_append_new(row, isfinite(v) ? json_real(v) : json_null()) != 0) {
-                json_decref(rows);
-                return NULL;
-            }
-        }
-    }
-    return rows;
-}
-
 /* Write all of buf to fd. */
 static int write_all(int fd, const char *buf, size_t len)
 {
@@ -136,6 +116,37 @@ static int atomic_write(const char *path, const char *text)
     return HC_OK;
 }
 
+/* One JSON string literal (escaped by jansson) on f. */
+static int put_string(FILE *f, const char *s)
+{
+    json_t *j = json_string(s);
+    char *t = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    json_decref(j);
+    if (!t)
+        return -1;
+    fputs(t, f);
+    free(t);
+    return 0;
+}
+
+/* A P x P matrix, one row per line; non-finite values as null. */
+static void put_matrix(FILE *f, uint32_t P, const double *m)
+{
+    fputs("[", f);
+    for (uint32_t i = 0; i < P; i++) {
+        fputs(i ? ",\n    [" : "\n    [", f);
+        for (uint32_t j = 0; j < P; j++) {
+            double v = m[(size_t)i * P + j];
+            if (isfinite(v))
+                fprintf(f, "%s%.17g", j ? ", " : "", v);
+            else
+                fprintf(f, "%snull", j ? ", " : "");
+        }
+        fputs("]", f);
+    }
+    fputs("\n  ]", f);
+}
+
 int hc_directory_write(const char *path, const hc_platform_t *p, const hc_directory_info_t *info)
 {
     if (!path || !*path || !p)
@@ -153,45 +164,43 @@ int hc_directory_write(const char *path, const hc_platform_t *p, const hc_direct
                          info->interval_s);
     char *ptext = NULL;
     HC__TRY(hc_platform_to_json(p, &ptext));
-    json_error_t jerr;
-    json_t *plat = json_loads(ptext, 0, &jerr);
-    free(ptext);
-    if (!plat)
-        return hc__error(HC_ERR_INTERNAL, "%s: platform JSON did not parse back: %s", path,
-                         jerr.text);
+    size_t pl = strlen(ptext);
+    while (pl > 0 && (ptext[pl - 1] == '\n' || ptext[pl - 1] == ' '))
+        ptext[--pl] = '\0';
     double ts = info->timestamp > 0 ? info->timestamp : now_s();
     char when[40];
     utc_string(ts, when, sizeof when);
-    json_t *root = json_object();
-    int bad = !root;
-    bad = bad || json_object_set_new(root, "format", json_string(HC_DIRECTORY_FORMAT));
-    bad = bad || json_object_set_new(root, "epoch", json_integer((json_int_t)info->epoch));
-    bad = bad || json_object_set_new(root, "timestamp", json_real(ts));
-    bad = bad || json_object_set_new(root, "time_utc", json_string(when));
-    bad = bad || json_object_set_new(root, "interval_s", json_real(info->interval_s));
-    bad = bad || json_object_set_new(root, "mode", json_string(info->mode));
-    bad = bad || json_object_set_new(root, "error_metric", json_string(info->error_metric));
-    if (!bad && info->latency_error)
-        bad = json_object_set_new(root, "latency_error_s", matrix_json(P, info->latency_error));
-    if (!bad && info->bandwidth_error)
-        bad =
-            json_object_set_new(root, "bandwidth_error_Bps", matrix_json(P, info->bandwidth_error));
-    bad = bad || json_object_set_new(root, "platform", plat);
-    plat = NULL;
-    char *text = bad ? NULL : json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
-    json_decref(root);
-    if (!text)
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        free(ptext);
         return hc__error(HC_ERR_NOMEM, "%s: out of memory building the directory", path);
-    size_t n = strlen(text);
-    char *text2 = realloc(text, n + 2);
-    if (!text2) {
-        free(text);
-        return hc__error(HC_ERR_NOMEM, "%s: out of memory", path);
     }
-    text2[n] = '\n';
-    text2[n + 1] = '\0';
-    int rc = atomic_write(path, text2);
-    free(text2);
+    fprintf(f, "{\n  \"format\": \"%s\",\n  \"epoch\": %llu,\n  \"timestamp\": %.6f,\n",
+            HC_DIRECTORY_FORMAT, (unsigned long long)info->epoch, ts);
+    fprintf(f, "  \"time_utc\": \"%s\",\n  \"interval_s\": %.17g,\n  \"mode\": ", when,
+            info->interval_s);
+    int bad = put_string(f, info->mode);
+    fputs(",\n  \"error_metric\": ", f);
+    bad |= put_string(f, info->error_metric);
+    if (info->latency_error) {
+        fputs(",\n  \"latency_error_s\": ", f);
+        put_matrix(f, P, info->latency_error);
+    }
+    if (info->bandwidth_error) {
+        fputs(",\n  \"bandwidth_error_Bps\": ", f);
+        put_matrix(f, P, info->bandwidth_error);
+    }
+    fprintf(f, ",\n  \"platform\": %s\n}\n", ptext);
+    free(ptext);
+    bad |= ferror(f);
+    if (fclose(f) != 0 || bad || !text) {
+        free(text);
+        return hc__error(HC_ERR_NOMEM, "%s: out of memory building the directory", path);
+    }
+    int rc = atomic_write(path, text);
+    free(text);
     return rc;
 }
 

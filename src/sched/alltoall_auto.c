@@ -27,10 +27,8 @@ static const cand_t cands[] = {
 };
 #define N_CANDS (sizeof cands / sizeof cands[0])
 
-int hc__algo_alltoall_auto(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                           hc_schedule_t **out);
-int hc__algo_alltoall_auto(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                           hc_schedule_t **out)
+int hc__algo_alltoall_auto(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
+int hc__algo_alltoall_auto(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     *out = NULL;
     hc_schedule_t *best = NULL;
@@ -78,8 +76,8 @@ int hc__algo_alltoall_auto(const hc_problem_t *pb, const hc_algo_opts_t *opts,
         for (size_t k = 0; k < N_CANDS; k++)
             skipped += !ran[k];
         if (skipped)
-            snprintf(note + used, sizeof note - used, " (%zu skipped as too slow at P=%u)",
-                     skipped, pb->P);
+            snprintf(note + used, sizeof note - used, " (%zu skipped as too slow at P=%u)", skipped,
+                     pb->P);
     }
     int rc = hc_schedule_set_note(best, "%s", note);
     if (rc != HC_OK) {

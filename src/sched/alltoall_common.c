@@ -54,8 +54,7 @@ double hc__a2a_time(const hc_matrix_t *c, const hc__a2a_msg_t *list, size_t n, d
     return mk;
 }
 
-int hc__a2a_build(const hc_problem_t *pb, const hc__a2a_msg_t *list, size_t n,
-                  hc_schedule_t **out)
+int hc__a2a_build(const hc_problem_t *pb, const hc__a2a_msg_t *list, size_t n, hc_schedule_t **out)
 {
     *out = NULL;
     const hc_matrix_t *c = pb->costs;
@@ -67,6 +66,8 @@ int hc__a2a_build(const hc_problem_t *pb, const hc__a2a_msg_t *list, size_t n,
     hc__a2a_time(c, list, n, work, work + P, start);
     hc_schedule_t *s = NULL;
     int rc = hc_schedule_create(HC_COLL_ALLTOALL, P, &s);
+    if (rc == HC_OK) /* one allocation instead of ~log2(n) growing copies */
+        rc = hc__grow((void **)&s->events, &s->cap_events, n, sizeof *s->events);
     for (size_t k = 0; rc == HC_OK && k < n; k++) {
         hc_event_t e = {0};
         e.src = list[k].src;

@@ -40,8 +40,7 @@ double hc__a2a_time(const hc_matrix_t *c, const hc__a2a_msg_t *list, size_t n, d
 /* Build the schedule of a list (timed with hc__a2a_time): events carry sizes[src][dst] bytes
  * when pb->sizes is set, else pb->msg_bytes. Sets lower_bound and makespan; the caller may set
  * the algorithm name and note. Caller frees *out. */
-int hc__a2a_build(const hc_problem_t *pb, const hc__a2a_msg_t *list, size_t n,
-                  hc_schedule_t **out);
+int hc__a2a_build(const hc_problem_t *pb, const hc__a2a_msg_t *list, size_t n, hc_schedule_t **out);
 
 /* The matching series of 000 §4.3: P-1 complete matchings of maximum (maximize = 1) or minimum
  * weight found one after the other with the LAP solver (lap.h), the edges of each removed before
@@ -53,12 +52,12 @@ int hc__a2a_matching_series(const hc_matrix_t *c, int maximize, hc__a2a_msg_t *l
 
 /* Options of one constructive run. */
 typedef struct hc__a2a_dense_opts {
-    int rule;        /* priority rule: 0 = max(remaining send of i, remaining recv of j), then sum;
-                        1 = sum; 2 = bottleneck-first sender side; 3 = receiver side */
-    double noise;    /* multiplicative noise on node weights (0 = deterministic) */
-    hc_rng_t *rng;   /* used when noise > 0 */
-    int reverse;     /* schedule the transposed problem and reverse the order */
-    double crit;     /* reservations for nodes whose slack is below crit * LB (0 = none) */
+    int rule;         /* priority rule: 0 = max(remaining send of i, remaining recv of j), then sum;
+                         1 = sum; 2 = bottleneck-first sender side; 3 = receiver side */
+    double noise;     /* multiplicative noise on node weights (0 = deterministic) */
+    hc_rng_t *rng;    /* used when noise > 0 */
+    int reverse;      /* schedule the transposed problem and reverse the order */
+    double crit;      /* reservations for nodes whose slack is below crit * LB (0 = none) */
     uint32_t max_res; /* at most this many reservations at once (0 = no limit) */
 } hc__a2a_dense_opts_t;
 

@@ -22,9 +22,9 @@
 
 typedef struct os_state {
     uint32_t P, W;
-    double *ravail;   /* receiver free time */
-    uint32_t *bheap;  /* busy receivers, min-heap on ravail */
-    uint32_t *bpos;   /* position in bheap, UINT32_MAX when free */
+    double *ravail;  /* receiver free time */
+    uint32_t *bheap; /* busy receivers, min-heap on ravail */
+    uint32_t *bpos;  /* position in bheap, UINT32_MAX when free */
     uint32_t nbusy;
     uint64_t *freeset; /* W words */
     uint32_t *aux;     /* best-first walk: heap positions */
@@ -123,6 +123,23 @@ static uint32_t earliest_in(os_state_t *s, const uint64_t *R)
     return UINT32_MAX;
 }
 
+/* Earliest busy receiver in R by a direct scan of R's bits (ties: smallest id). */
+static uint32_t earliest_scan(const os_state_t *s, const uint64_t *R, const hc_matrix_t *c,
+                              uint32_t i)
+{
+    (void)c;
+    (void)i;
+    uint32_t best = UINT32_MAX;
+    for (uint32_t w = 0; w < s->W; w++) {
+        for (uint64_t m = R[w]; m; m &= m - 1) {
+            uint32_t j = w * 64 + (uint32_t)__builtin_ctzll(m);
+            if (best == UINT32_MAX || s->ravail[j] < s->ravail[best])
+                best = j;
+        }
+    }
+    return best;
+}
+
 /* First receiver set in both R and the free set, cyclically from `from`. */
 static uint32_t first_free_in(const os_state_t *s, const uint64_t *R, uint32_t from)
 {
@@ -217,7 +234,12 @@ int hc__algo_alltoall_openshop(const hc_problem_t *pb, const hc_algo_opts_t *opt
         uint32_t j = first_free_in(&s, Ri, (i + 1) % P);
         double start = t;
         if (j == UINT32_MAX) {
-            j = earliest_in(&s, Ri);
+            /* All remaining receivers are busy. Few of them: scan their free times; many: walk
+             * the busy heap in time order, which meets one of them after ~P/left[i] steps. */
+            if ((double)left[i] * left[i] <= 4.0 * P)
+                j = earliest_scan(&s, Ri, c, i);
+            else
+                j = earliest_in(&s, Ri);
             if (j == UINT32_MAX) {
                 rc = hc__error(HC_ERR_INTERNAL, "openshop: sender %u has no receiver left", i);
                 goto done;

@@ -2,25 +2,31 @@
  *
  * A dense (non-delay) list schedule driven by the bottleneck: time advances from one message
  * completion to the next; whenever a sender and a receiver with a message between them are both
- * free, a message starts (no node ever idles while it has a free partner). When several nodes
- * are free, the one with the most remaining work goes first (its "slack" LB - t - remaining is
- * the smallest, so it is the one that would push the makespan above the lower bound), and it
- * takes the free partner with the most remaining work (most-work-remaining, the classic open
- * shop dispatching rule, applied to senders and receivers alike).
+ * free, a message starts. Among the nodes freed at that time, the one with the most remaining
+ * work goes first (at a common time t its slack LB - t - remaining is the smallest), and it takes
+ * the free partner with the most remaining work (most-work-remaining, the classic open shop
+ * dispatching rule, applied to senders and receivers alike; rule 1 adds the message's own time).
  *
- * On top of this constructive rule, a best-of search (hc__a2a_lb_search):
- *   1. deterministic runs: two priority rules, on the problem and on its transpose (a schedule
- *      of C^T run backwards in time is a schedule of C; reversing handles the end of the
- *      schedule, where the dense rule is weakest, like a start);
- *   2. randomised restarts: node priorities multiplied by 1 + noise * U(-1, 1) (seeded by
- *      opts->seed through hc_rng), keeping the best;
- *   3. stops as soon as a schedule meets the lower bound (it is then optimal).
+ * Reservations (the ingredient that reaches the bound): a node whose slack is below crit * LB
+ * when it starts a message reserves its NEXT partner, one that will be free when the message
+ * ends; until then the reserved partner only takes messages that end in time. Without them the
+ * critical node collects many small idle gaps (all its remaining partners busy when it frees);
+ * with them it runs back to back. A reservation lapses once its time has passed.
+ *
+ * Best-of search (hc__a2a_lb_search), stopping as soon as a schedule meets the lower bound:
+ *   1. 16 deterministic runs: rule 0/1, forward or on the transpose (a schedule of C^T run
+ *      backwards in time is a schedule of C, which treats the end of the schedule as a start),
+ *      crit in {0.005, 0.01, 0.002, 0};
+ *   2. randomised restarts: node priorities multiplied by 1 + noise * U(-1, 1) (hc_rng seeded by
+ *      opts->seed), every other pair of runs with at most 2 reservations at a time.
  * Every order is timed with the replay rule (alltoall_common.c), so replay == plan.
  *
- * Complexity: one run is O(P^3) worst case (O(P) scan of the free partners of each node freed
- * at each completion) and O(P^2 log P) typical; the search makes at most `budget` runs
- * (default 64, fewer for large P). Guarantee: every run is a dense schedule, so the argument of
- * Theorem 3 applies (a sender idles only while all its remaining receivers are busy): <= 2 LB. */
+ * Complexity: one run is O(P^3) worst case (an O(P) scan of the partners of each node freed at
+ * each completion) and about O(P^2 log P + P^2 * free partners) typically; the search makes at
+ * most 64 runs up to P = 64 and ~64 (64/P)^3 beyond (at least 2).
+ * Guarantee: without reservations a run is dense, so Theorem 3 of 000 applies (<= 2 LB); the
+ * search includes such runs only when its budget reaches them, so no bound is claimed for the
+ * search as a whole; `auto` keeps openshop as a fallback. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,12 +44,15 @@ struct hc__a2a_dense {
     uint32_t *rlist, *rlen, *rpos; /* receiver j: remaining srcs */
     double *srem, *rrem, *sfac, *rfac, *sfree, *rfree;
     unsigned char *sbusy, *rbusy;
+    double *rres_at, *sres_at; /* reservation: the node must be free at this time (inf: none) */
+    uint32_t *rres_by, *sres_by, *s_res, *r_res;
+    uint32_t nres; /* active reservations */
     uint32_t *dirty;
     double *dkey;
     struct ev {
         double t;
         uint32_t node; /* i (sender) or P + j (receiver) */
-    } *heap;
+    } * heap;
     uint32_t nheap;
 };
 
@@ -78,12 +87,19 @@ int hc__a2a_dense_create(const hc_matrix_t *c, hc__a2a_dense_t **out)
     d->rfree = hc__malloc(P, sizeof *d->rfree);
     d->sbusy = hc__malloc(P, 1);
     d->rbusy = hc__malloc(P, 1);
+    d->rres_at = hc__malloc(P, sizeof *d->rres_at);
+    d->sres_at = hc__malloc(P, sizeof *d->sres_at);
+    d->rres_by = hc__malloc(P, sizeof *d->rres_by);
+    d->sres_by = hc__malloc(P, sizeof *d->sres_by);
+    d->s_res = hc__malloc(P, sizeof *d->s_res);
+    d->r_res = hc__malloc(P, sizeof *d->r_res);
     d->dirty = hc__malloc((size_t)2 * P, sizeof *d->dirty);
     d->dkey = hc__malloc((size_t)2 * P, sizeof *d->dkey);
     d->heap = hc__malloc((size_t)2 * P + 1, sizeof *d->heap);
     if (rc != HC_OK || !d->slist || !d->spos || !d->rlist || !d->rpos || !d->slen || !d->rlen ||
         !d->srem || !d->rrem || !d->sfac || !d->rfac || !d->sfree || !d->rfree || !d->sbusy ||
-        !d->rbusy || !d->dirty || !d->dkey || !d->heap) {
+        !d->rbusy || !d->rres_at || !d->sres_at || !d->rres_by || !d->sres_by || !d->s_res ||
+        !d->r_res || !d->dirty || !d->dkey || !d->heap) {
         hc__a2a_dense_destroy(d);
         return hc__error(HC_ERR_NOMEM, "openshop-lb: out of memory (P=%u)", P);
     }
@@ -98,6 +114,8 @@ void hc__a2a_dense_destroy(hc__a2a_dense_t *d)
     hc_matrix_destroy(d->ct);
     free(d->slist), free(d->spos), free(d->rlist), free(d->rpos), free(d->slen), free(d->rlen);
     free(d->srem), free(d->rrem), free(d->sfac), free(d->rfac), free(d->sfree), free(d->rfree);
+    free(d->rres_at), free(d->sres_at), free(d->rres_by), free(d->sres_by), free(d->s_res);
+    free(d->r_res);
     free(d->sbusy), free(d->rbusy), free(d->dirty), free(d->dkey), free(d->heap);
     free(d);
 }
@@ -169,6 +187,83 @@ static void sort_dirty(hc__a2a_dense_t *d, uint32_t nd)
     }
 }
 
+/* May sender i and receiver j start a message of cost x at time t? Not when it would keep a
+ * node that is reserved by another (critical) node busy past the reserved time. A reservation
+ * lapses once its time has passed (its owner could not use it). */
+static int allowed(const hc__a2a_dense_t *d, uint32_t i, uint32_t j, double t, double x)
+{
+    if (d->rres_by[j] != UINT32_MAX && d->rres_by[j] != i && t + x > d->rres_at[j] &&
+        t <= d->rres_at[j])
+        return 0;
+    if (d->sres_by[i] != UINT32_MAX && d->sres_by[i] != j && t + x > d->sres_at[i] &&
+        t <= d->sres_at[i])
+        return 0;
+    return 1;
+}
+
+static void release(hc__a2a_dense_t *d, uint32_t i, uint32_t j)
+{
+    if (d->s_res[i] != UINT32_MAX) {
+        d->rres_by[d->s_res[i]] = UINT32_MAX;
+        d->s_res[i] = UINT32_MAX;
+        d->nres--;
+    }
+    if (d->r_res[j] != UINT32_MAX) {
+        d->sres_by[d->r_res[j]] = UINT32_MAX;
+        d->r_res[j] = UINT32_MAX;
+        d->nres--;
+    }
+}
+
+/* Sender i (critical) is busy until `end`: reserve its next receiver, one that is free by then. */
+static void reserve_for_sender(hc__a2a_dense_t *d, uint32_t i, double end)
+{
+    size_t P = d->P;
+    const uint32_t *sl = d->slist + i * P;
+    uint32_t best = UINT32_MAX;
+    double bk = -1;
+    for (uint32_t k = 0; k < d->slen[i]; k++) {
+        uint32_t z = sl[k];
+        if (d->rres_by[z] != UINT32_MAX || (d->rbusy[z] && d->rfree[z] > end))
+            continue;
+        double key = d->rrem[z] * d->rfac[z];
+        if (key > bk) {
+            bk = key;
+            best = z;
+        }
+    }
+    if (best != UINT32_MAX) {
+        d->rres_by[best] = i;
+        d->rres_at[best] = end;
+        d->s_res[i] = best;
+        d->nres++;
+    }
+}
+
+static void reserve_for_receiver(hc__a2a_dense_t *d, uint32_t j, double end)
+{
+    size_t P = d->P;
+    const uint32_t *rl = d->rlist + j * P;
+    uint32_t best = UINT32_MAX;
+    double bk = -1;
+    for (uint32_t k = 0; k < d->rlen[j]; k++) {
+        uint32_t y = rl[k];
+        if (d->sres_by[y] != UINT32_MAX || (d->sbusy[y] && d->sfree[y] > end))
+            continue;
+        double key = d->srem[y] * d->sfac[y];
+        if (key > bk) {
+            bk = key;
+            best = y;
+        }
+    }
+    if (best != UINT32_MAX) {
+        d->sres_by[best] = j;
+        d->sres_at[best] = end;
+        d->r_res[j] = best;
+        d->nres++;
+    }
+}
+
 double hc__a2a_dense_run(hc__a2a_dense_t *d, const hc__a2a_dense_opts_t *o, hc__a2a_msg_t *list)
 {
     uint32_t P = d->P;
@@ -178,6 +273,8 @@ double hc__a2a_dense_run(hc__a2a_dense_t *d, const hc__a2a_dense_opts_t *o, hc__
         d->srem[i] = d->rrem[i] = 0;
         d->sfree[i] = d->rfree[i] = 0;
         d->sbusy[i] = d->rbusy[i] = 0;
+        d->rres_by[i] = d->sres_by[i] = d->s_res[i] = d->r_res[i] = UINT32_MAX;
+        d->rres_at[i] = d->sres_at[i] = INFINITY;
         double us = 1, ur = 1;
         if (o->noise > 0 && o->rng) {
             us = 1 + o->noise * hc_rng_range(o->rng, -1, 1);
@@ -199,7 +296,17 @@ double hc__a2a_dense_run(hc__a2a_dense_t *d, const hc__a2a_dense_opts_t *o, hc__
             d->rrem[j] += x;
         }
     }
+    double lb = 0;
+    for (uint32_t i = 0; i < P; i++) {
+        if (d->srem[i] > lb)
+            lb = d->srem[i];
+        if (d->rrem[i] > lb)
+            lb = d->rrem[i];
+    }
+    double crit = o->crit * lb;
     d->nheap = 0;
+    d->nres = 0;
+    uint32_t max_res = o->max_res ? o->max_res : UINT32_MAX;
     size_t done = 0;
     double t = 0, mk = 0;
     uint32_t nd = 0;
@@ -225,11 +332,13 @@ double hc__a2a_dense_run(hc__a2a_dense_t *d, const hc__a2a_dense_opts_t *o, hc__
                 const uint32_t *sl = d->slist + (size_t)x * P;
                 for (uint32_t k = 0; k < d->slen[x]; k++) {
                     uint32_t y = sl[k];
-                    if (d->rbusy[y])
+                    if (d->rbusy[y] || !allowed(d, x, y, t, HC_AT(c, x, y)))
                         continue;
                     double key = d->rrem[y] * d->rfac[y];
                     if (o->rule == 1)
                         key += HC_AT(c, x, y);
+                    if (y == d->s_res[x])
+                        key = INFINITY;
                     if (key > best || (key == best && y < j)) {
                         best = key;
                         j = y;
@@ -243,11 +352,13 @@ double hc__a2a_dense_run(hc__a2a_dense_t *d, const hc__a2a_dense_opts_t *o, hc__
                 const uint32_t *rl = d->rlist + (size_t)x * P;
                 for (uint32_t k = 0; k < d->rlen[x]; k++) {
                     uint32_t y = rl[k];
-                    if (d->sbusy[y])
+                    if (d->sbusy[y] || !allowed(d, y, x, t, HC_AT(c, y, x)))
                         continue;
                     double key = d->srem[y] * d->sfac[y];
                     if (o->rule == 1)
                         key += HC_AT(c, y, x);
+                    if (y == d->r_res[x])
+                        key = INFINITY;
                     if (key > best || (key == best && y < i)) {
                         best = key;
                         i = y;
@@ -257,19 +368,41 @@ double hc__a2a_dense_run(hc__a2a_dense_t *d, const hc__a2a_dense_opts_t *o, hc__
             if (i == UINT32_MAX || j == UINT32_MAX)
                 continue;
             double x_c = HC_AT(c, i, j), end = t + x_c;
+            int crit_s = crit > 0 && lb - t - d->srem[i] <= crit;
+            int crit_r = crit > 0 && lb - t - d->rrem[j] <= crit;
+            release(d, i, j);
             unlink_msg(d, i, j);
             d->srem[i] -= x_c;
             d->rrem[j] -= x_c;
             d->sbusy[i] = d->rbusy[j] = 1;
+            d->sfree[i] = d->rfree[j] = end;
             heap_push(d, end, i);
             heap_push(d, end, P + j);
             list[done++] = (hc__a2a_msg_t){i, j};
             if (end > mk)
                 mk = end;
+            if (crit_s && d->slen[i] && d->nres < max_res)
+                reserve_for_sender(d, i, end);
+            if (crit_r && d->rlen[j] && d->nres < max_res)
+                reserve_for_receiver(d, j, end);
         }
-        if (done == d->n || !d->nheap)
+        if (done == d->n)
             break;
         nd = 0;
+        if (!d->nheap) {
+            /* Everybody is free yet nothing may start: reservations block each other (ties).
+             * Drop them all and let every node with work left choose again at this time. */
+            for (uint32_t k = 0; k < P; k++) {
+                d->rres_by[k] = d->sres_by[k] = d->s_res[k] = d->r_res[k] = UINT32_MAX;
+                if (d->slen[k])
+                    d->dirty[nd++] = k;
+                if (d->rlen[k])
+                    d->dirty[nd++] = P + k;
+            }
+            d->nres = 0;
+            crit = 0; /* and make no new ones: the run finishes as a plain dense schedule */
+            continue;
+        }
         t = d->heap[0].t;
         while (d->nheap && d->heap[0].t <= t) {
             struct ev e = heap_pop(d);
@@ -296,9 +429,11 @@ double hc__a2a_dense_run(hc__a2a_dense_t *d, const hc__a2a_dense_opts_t *o, hc__
             list[a].src = list[a].dst;
             list[a].dst = s;
         }
-        mk = hc__a2a_time(d->c, list, done, d->sfree, d->rfree, NULL);
     }
-    return mk;
+    /* Re-time with the replay rule: equal to the dense times, or earlier where a reservation
+     * held a message back (the replay never waits for reservations). */
+    (void)mk;
+    return hc__a2a_time(d->c, list, done, d->sfree, d->rfree, NULL);
 }
 
 int hc__a2a_lb_search(const hc_matrix_t *c, uint64_t seed, size_t budget, hc__a2a_msg_t *list,
@@ -316,15 +451,18 @@ int hc__a2a_lb_search(const hc_matrix_t *c, uint64_t seed, size_t budget, hc__a2
     hc_rng_t rng;
     hc_rng_seed(&rng, seed);
     static const double noises[] = {0.05, 0.1, 0.2, 0.02, 0.3};
+    static const double crits[] = {0.005, 0.01, 0.002, 0};
     size_t runs = 0, best_run = 0;
     if (budget < 1)
         budget = 1;
     for (; runs < budget; runs++) {
         hc__a2a_dense_opts_t o = {0};
-        o.rule = (int)(runs / 2 % 2);
         o.reverse = (int)(runs % 2);
-        if (runs >= 4) {
-            o.noise = noises[(runs / 4) % (sizeof noises / sizeof noises[0])];
+        o.rule = (int)(runs / 2 % 2);
+        o.crit = crits[runs / 4 % (sizeof crits / sizeof crits[0])];
+        o.max_res = runs >= 16 && runs % 4 >= 2 ? 2 : 0;
+        if (runs >= 16) {
+            o.noise = noises[(runs / 16) % (sizeof noises / sizeof noises[0])];
             o.rng = &rng;
         }
         double mk = hc__a2a_dense_run(d, &o, cur);
@@ -340,7 +478,7 @@ int hc__a2a_lb_search(const hc_matrix_t *c, uint64_t seed, size_t budget, hc__a2
     }
     if (why && why_len)
         snprintf(why, why_len, "best of %zu runs found at run %zu (%s, %s)", runs, best_run + 1,
-                 best_run < 4 ? "deterministic" : "randomised",
+                 best_run < 16 ? "deterministic" : "randomised",
                  best_run % 2 ? "reversed" : "forward");
     *makespan = best;
     if (runs_out)
@@ -356,7 +494,6 @@ static size_t default_budget(uint32_t P)
     double b = 64.0 * 64.0 * 64.0 * 64.0 / ((double)P * P * P);
     if (b > 64)
         b = 64;
-
     if (b < 2)
         b = 2;
     return (size_t)b;
@@ -374,8 +511,8 @@ int hc__algo_alltoall_openshop_lb(const hc_problem_t *pb, const hc_algo_opts_t *
         return hc__error(HC_ERR_NOMEM, "openshop-lb: out of memory (P=%u)", pb->P);
     double mk;
     char why[160];
-    int rc = hc__a2a_lb_search(pb->costs, opts ? opts->seed : 1, default_budget(pb->P), list,
-                               &mk, &runs, why, sizeof why);
+    int rc = hc__a2a_lb_search(pb->costs, opts ? opts->seed : 1, default_budget(pb->P), list, &mk,
+                               &runs, why, sizeof why);
     if (rc == HC_OK)
         rc = hc__a2a_build(pb, list, n, out);
     if (rc == HC_OK && opts && opts->verbose)

@@ -229,21 +229,21 @@ int hc__bc_run(hc__bb_t *b, hc__bc_algo_t a, const uint32_t *nodes, uint32_t n, 
 
 void hc__plogp_init(hc__plogp_t *q, const hc_problem_t *pb, const uint32_t *nodes, uint32_t n)
 {
+    /* Parameters averaged over the ring pairs (nodes[a], nodes[a+1 mod n]): O(n) per gap
+     * evaluation, exact on a homogeneous cluster. */
     memset(q, 0, sizeof *q);
     q->pb = pb;
     q->nodes = nodes;
     q->n = n;
     double sl = 0, sc = 0;
     size_t cnt = 0;
-    for (uint32_t a = 0; a < n; a++)
-        for (uint32_t c = 0; c < n; c++) {
-            if (a == c)
-                continue;
-            sc += HC_AT(pb->costs, nodes[a], nodes[c]);
-            if (pb->platform)
-                sl += hc_platform_latency(pb->platform, nodes[a], nodes[c]);
-            cnt++;
-        }
+    for (uint32_t a = 0; a < n && n > 1; a++) {
+        uint32_t c = (a + 1) % n;
+        sc += HC_AT(pb->costs, nodes[a], nodes[c]);
+        if (pb->platform)
+            sl += hc_platform_latency(pb->platform, nodes[a], nodes[c]);
+        cnt++;
+    }
     q->L = cnt ? sl / (double)cnt : 0;
     q->mean_cost = cnt ? sc / (double)cnt : 0;
 }
@@ -260,18 +260,15 @@ double hc__plogp_gap(const hc__plogp_t *q, uint64_t bytes)
      * `bytes` transfer minus the latency. */
     double sum = 0;
     size_t cnt = 0;
-    for (uint32_t a = 0; a < q->n; a++)
-        for (uint32_t c = 0; c < q->n; c++) {
-            if (a == c)
-                continue;
-            hc_event_t e;
-            memset(&e, 0, sizeof e);
-            e.src = q->nodes[a];
-            e.dst = q->nodes[c];
-            e.bytes = bytes;
-            sum += hc_problem_event_cost(pb, &e) - hc_platform_latency(pb->platform, e.src, e.dst);
-            cnt++;
-        }
+    for (uint32_t a = 0; a < q->n && q->n > 1; a++) {
+        hc_event_t e;
+        memset(&e, 0, sizeof e);
+        e.src = q->nodes[a];
+        e.dst = q->nodes[(a + 1) % q->n];
+        e.bytes = bytes;
+        sum += hc_problem_event_cost(pb, &e) - hc_platform_latency(pb->platform, e.src, e.dst);
+        cnt++;
+    }
     double g = cnt ? sum / (double)cnt : 0;
     return g > 0 ? g : 0;
 }
@@ -558,39 +555,52 @@ int hc__bcast_use_hier(const hc_problem_t *pb, const hc_algo_opts_t *opts)
 typedef struct cluster {
     uint32_t *nodes; /* coordinator first */
     uint32_t n;
+    hc__plogp_t q;
     hc__bc_choice_t choice;
     uint32_t nseg;
     double T; /* intra-cluster broadcast time from its coordinator */
 } cluster_t;
 
-static void clusters_free(cluster_t *cl, uint32_t nc)
+typedef struct hier {
+    const hc_problem_t *pb;
+    cluster_t *cl;
+    uint32_t nc;
+    double *c; /* nc x nc coordinator costs */
+    double *T;
+    uint32_t *from, *to;
+} hier_t;
+
+static void hier_free(hier_t *h)
 {
-    if (!cl)
-        return;
-    for (uint32_t k = 0; k < nc; k++)
-        free(cl[k].nodes);
-    free(cl);
+    if (h->cl)
+        for (uint32_t k = 0; k < h->nc; k++)
+            free(h->cl[k].nodes);
+    free(h->cl);
+    free(h->c);
+    free(h->T);
+    free(h->from);
+    free(h->to);
+    memset(h, 0, sizeof *h);
 }
 
-/* Clusters from labels, coordinators chosen, model-best choice and T_k computed. */
-static int clusters_build(const hc_problem_t *pb, const hc_algo_opts_t *opts, cluster_t **out,
-                          uint32_t *nc_out, uint32_t **of_out)
+/* Clusters from labels (the root's first; unlabelled nodes are singletons) and coordinators. */
+static int hier_init(hier_t *h, const hc_problem_t *pb)
 {
+    memset(h, 0, sizeof *h);
+    h->pb = pb;
     uint32_t P = pb->P;
     uint32_t L = hc_platform_cluster_count(pb->platform);
     uint32_t *of = hc__malloc(P, sizeof *of);
     uint32_t *map = hc__malloc((size_t)L + 1, sizeof *map);
-    cluster_t *cl = hc__calloc(P, sizeof *cl);
-    if (!of || !map || !cl) {
-        free(of);
-        free(map);
-        free(cl);
-        return hc__error(HC_ERR_NOMEM, "out of memory building clusters");
+    h->cl = hc__calloc(P, sizeof *h->cl);
+    int rc = HC_OK;
+    if (!of || !map || !h->cl) {
+        rc = hc__error(HC_ERR_NOMEM, "out of memory building clusters");
+        goto done;
     }
     for (uint32_t k = 0; k <= L; k++)
         map[k] = UINT32_MAX;
     uint32_t nc = 0;
-    /* root's cluster first */
     for (uint32_t t = 0; t < P; t++) {
         uint32_t v = (pb->root + t) % P;
         int32_t lab = hc_platform_cluster_of(pb->platform, v);
@@ -602,8 +612,8 @@ static int clusters_build(const hc_problem_t *pb, const hc_algo_opts_t *opts, cl
             of[v] = nc++;
         }
     }
-    free(map);
-    int rc = HC_OK;
+    h->nc = nc;
+    cluster_t *cl = h->cl;
     for (uint32_t v = 0; v < P; v++)
         cl[of[v]].n++;
     for (uint32_t k = 0; k < nc && rc == HC_OK; k++) {
@@ -612,20 +622,22 @@ static int clusters_build(const hc_problem_t *pb, const hc_algo_opts_t *opts, cl
             rc = hc__error(HC_ERR_NOMEM, "out of memory building clusters");
         cl[k].n = 0;
     }
-    for (uint32_t v = 0; v < P && rc == HC_OK; v++)
+    for (uint32_t t = 0; t < P && rc == HC_OK; t++) {
+        uint32_t v = (pb->root + t) % P;
         cl[of[v]].nodes[cl[of[v]].n++] = v;
-    /* coordinator: the root, else the member with the cheapest mean incoming cost from the
-     * other clusters */
+    }
+    /* coordinator: the root, else the member with the cheapest total incoming cost from the
+     * nodes of the other clusters */
     for (uint32_t k = 0; k < nc && rc == HC_OK; k++) {
         uint32_t best = 0;
         double bv = INFINITY;
         for (uint32_t a = 0; a < cl[k].n; a++) {
             uint32_t v = cl[k].nodes[a];
-            double sum = 0;
             if (v == pb->root) {
                 best = a;
                 break;
             }
+            double sum = 0;
             for (uint32_t u = 0; u < P; u++)
                 if (of[u] != k)
                     sum += HC_AT(pb->costs, u, v);
@@ -637,38 +649,139 @@ static int clusters_build(const hc_problem_t *pb, const hc_algo_opts_t *opts, cl
         uint32_t tmp = cl[k].nodes[0];
         cl[k].nodes[0] = cl[k].nodes[best];
         cl[k].nodes[best] = tmp;
+        hc__plogp_init(&cl[k].q, pb, cl[k].nodes, cl[k].n);
     }
-    /* model-best inside each cluster; T_k = its exact time on the real costs */
-    for (uint32_t k = 0; k < nc && rc == HC_OK; k++) {
-        cluster_t *c = &cl[k];
+    if (rc == HC_OK) {
+        h->c = hc__malloc((size_t)nc * nc, sizeof *h->c);
+        h->T = hc__malloc(nc, sizeof *h->T);
+        h->from = hc__malloc(nc, sizeof *h->from);
+        h->to = hc__malloc(nc, sizeof *h->to);
+        if (!h->c || !h->T || !h->from || !h->to)
+            rc = hc__error(HC_ERR_NOMEM, "out of memory building clusters");
+    }
+    for (uint32_t a = 0; a < nc && rc == HC_OK; a++)
+        for (uint32_t d = 0; d < nc; d++)
+            h->c[(size_t)a * nc + d] =
+                a == d ? INFINITY : HC_AT(pb->costs, cl[a].nodes[0], cl[d].nodes[0]);
+done:
+    free(of);
+    free(map);
+    if (rc != HC_OK)
+        hier_free(h);
+    return rc;
+}
+
+/* model-best inside each cluster with the common segment size `seg` (scatter-collect, whose
+ * pieces depend on the cluster size, is left out so that every cluster cuts the message the
+ * same way); T_k = the chosen algorithm's exact time on the real costs. */
+static int hier_choose(hier_t *h, uint64_t seg, uint32_t *nseg_out)
+{
+    const hc_problem_t *pb = h->pb;
+    uint32_t nseg = 1;
+    for (uint32_t k = 0; k < h->nc; k++) {
+        cluster_t *c = &h->cl[k];
         c->nseg = 1;
+        c->T = 0;
+        c->choice.algo = HC__BC_FLAT;
+        c->choice.seg = pb->msg_bytes;
+        c->choice.predicted = 0;
         if (c->n < 2) {
-            c->choice.algo = HC__BC_FLAT;
-            c->choice.seg = pb->msg_bytes;
-            c->choice.predicted = 0;
+            h->T[k] = 0;
             continue;
         }
-        hc__plogp_t q;
-        hc__plogp_init(&q, pb, c->nodes, c->n);
-        hc__bc_choose(&q, opts ? opts->segment_bytes : 0, 0, &c->choice, NULL);
+        hc__bc_choice_t table[HC__BC_COUNT];
+        hc__bc_choose(&c->q, seg, 0, &c->choice, table);
+        if (c->choice.algo == HC__BC_SCATTER_COLLECT) {
+            c->choice.predicted = INFINITY;
+            for (int a = 0; a < HC__BC_COUNT; a++)
+                if (a != HC__BC_SCATTER_COLLECT && table[a].predicted < c->choice.predicted)
+                    c->choice = table[a];
+        }
         c->nseg = hc__bc_nseg(c->choice.algo, c->n, pb->msg_bytes, c->choice.seg);
+        if (c->nseg > nseg)
+            nseg = c->nseg;
         hc_problem_t sub = *pb;
         sub.root = c->nodes[0];
         hc__bb_t b;
-        rc = hc__bb_init(&b, &sub, NULL, P, c->nseg);
-        if (rc == HC_OK)
-            rc = hc__bc_run(&b, c->choice.algo, c->nodes, c->n, c->choice.seg, NULL);
+        HC__TRY(hc__bb_init(&b, &sub, NULL, pb->P, c->nseg));
+        int rc = hc__bc_run(&b, c->choice.algo, c->nodes, c->n, c->choice.seg, NULL);
         c->T = b.max_end;
+        h->T[k] = c->T;
         hc__bb_free(&b);
+        HC__TRY(rc);
     }
-    if (rc != HC_OK) {
-        clusters_free(cl, nc);
-        free(of);
-        return rc;
+    *nseg_out = nseg;
+    return HC_OK;
+}
+
+/* Inter-cluster rule, then each cluster's broadcast once its coordinator has the message and
+ * has done its inter-cluster sends. s NULL = dry run. */
+static int hier_run(hier_t *h, hc__gr_rule_t rule, uint32_t nseg, hc_schedule_t *s,
+                    double *makespan)
+{
+    const hc_problem_t *pb = h->pb;
+    uint32_t nc = h->nc;
+    if (nc > 1)
+        HC__TRY(hc__bcast_greedy(rule, nc, h->c, h->T, 0, h->from, h->to));
+    hc__bb_t b;
+    HC__TRY(hc__bb_init(&b, pb, s, pb->P, nseg));
+    int rc = HC_OK;
+    for (uint32_t i = 0; rc == HC_OK && i + 1 < nc; i++) {
+        uint32_t u = h->cl[h->from[i]].nodes[0], v = h->cl[h->to[i]].nodes[0];
+        double end = 0;
+        rc = hc__bb_send(&b, u, v, 0, pb->msg_bytes, 0, &end);
+        if (rc == HC_OK) {
+            hc__bb_give_all(&b, v, end);
+            if (s)
+                s->parent[v] = (int32_t)u;
+        }
     }
-    *out = cl;
-    *nc_out = nc;
-    *of_out = of;
+    for (uint32_t k = 0; rc == HC_OK && k < nc; k++)
+        rc = hc__bc_run(&b, h->cl[k].choice.algo, h->cl[k].nodes, h->cl[k].n, h->cl[k].choice.seg,
+                        s ? s->parent : NULL);
+    *makespan = b.max_end;
+    hc__bb_free(&b);
+    return rc;
+}
+
+static int hier_note(hier_t *h, hc__gr_rule_t rule, uint64_t seg, hc_schedule_t *s)
+{
+    const hc_problem_t *pb = h->pb;
+    uint32_t nc = h->nc;
+    cluster_t *cl = h->cl;
+    size_t cap = 512 + (size_t)nc * 200, len = 0, jl = 0;
+    char *note = hc__malloc(cap, 1), *js = hc__malloc(cap, 1);
+    if (!note || !js) {
+        free(note);
+        free(js);
+        return hc__error(HC_ERR_NOMEM, "out of memory in the hierarchical broadcast");
+    }
+    len += (size_t)snprintf(note + len, cap - len,
+                            "hierarchical broadcast: %u clusters, inter-cluster %s, intra-cluster "
+                            "model-best, common segment %llu B",
+                            nc, hc__gr_name(rule), (unsigned long long)seg);
+    jl += (size_t)snprintf(js + jl, cap - jl,
+                           "{\"hierarchy\":{\"inter\":\"%s\",\"segment\":%llu,\"clusters\":[",
+                           hc__gr_name(rule), (unsigned long long)seg);
+    for (uint32_t k = 0; k < nc; k++) {
+        int32_t lab = hc_platform_cluster_of(pb->platform, cl[k].nodes[0]);
+        const char *name =
+            lab >= 0 ? hc_platform_cluster_name(pb->platform, (uint32_t)lab) : "(unlabelled)";
+        len += (size_t)snprintf(note + len, cap - len,
+                                "\n  cluster %-12.12s %3u nodes, coordinator %4u: %s, T = %.6g s",
+                                name, cl[k].n, cl[k].nodes[0], hc__bc_name(cl[k].choice.algo),
+                                cl[k].T);
+        jl += (size_t)snprintf(js + jl, cap - jl,
+                               "%s{\"name\":\"%s\",\"coordinator\":%u,\"nodes\":%u,"
+                               "\"algorithm\":\"%s\",\"T_s\":%.9g}",
+                               k ? "," : "", name, cl[k].nodes[0], cl[k].n,
+                               hc__bc_name(cl[k].choice.algo), cl[k].T);
+    }
+    snprintf(js + jl, cap - jl, "]}}");
+    free(s->note);
+    s->note = note;
+    free(s->extra_json);
+    s->extra_json = js;
     return HC_OK;
 }
 
@@ -679,108 +792,59 @@ int hc__bcast_hier_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts, 
     if (!pb->platform)
         return hc__error(HC_ERR_UNSUPPORTED,
                          "hierarchical broadcast: the problem has no platform (clusters come "
-                         "from its labels)");
-    cluster_t *cl = NULL;
-    uint32_t nc = 0, *of = NULL;
-    HC__TRY(clusters_build(pb, opts, &cl, &nc, &of));
-    uint32_t P = pb->P;
-    double *c = hc__malloc((size_t)nc * nc, sizeof *c);
-    double *T = hc__malloc(nc, sizeof *T);
-    uint32_t *from = hc__malloc(nc, sizeof *from), *to = hc__malloc(nc, sizeof *to);
-    hc_schedule_t *s = NULL;
-    hc__bb_t b;
-    memset(&b, 0, sizeof b);
+                         "from its labels); use --hierarchy none");
+    hier_t h;
+    HC__TRY(hier_init(&h, pb));
+    uint64_t m = pb->msg_bytes, best_seg = m;
+    double best = INFINITY;
     int rc = HC_OK;
-    if (!c || !T || !from || !to) {
-        rc = hc__error(HC_ERR_NOMEM, "out of memory in the hierarchical broadcast");
-        goto done;
-    }
     uint32_t nseg = 1;
-    for (uint32_t a = 0; a < nc; a++) {
-        T[a] = cl[a].T;
-        if (cl[a].nseg > nseg)
-            nseg = cl[a].nseg;
-        for (uint32_t d = 0; d < nc; d++)
-            c[(size_t)a * nc + d] =
-                a == d ? INFINITY : HC_AT(pb->costs, cl[a].nodes[0], cl[d].nodes[0]);
+    /* common segment size: the forced one, else the best of s = m/2^i */
+    for (uint64_t i = 0; i < 63 && rc == HC_OK; i++) {
+        uint64_t sg = opts && opts->segment_bytes ? opts->segment_bytes : (m + (1ull << i) - 1) >> i;
+        if (sg == 0)
+            break;
+        if (sg > m)
+            sg = m;
+        if (i > 0 && !(opts && opts->segment_bytes) && sg == ((m + (1ull << (i - 1)) - 1) >> (i - 1)))
+            break;
+        if (seg_count(m, sg) > HC__MAX_SEG)
+            break;
+        double t = INFINITY;
+        rc = hier_choose(&h, sg, &nseg);
+        if (rc == HC_OK)
+            rc = hier_run(&h, rule, nseg, NULL, &t);
+        if (rc == HC_OK && t < best) {
+            best = t;
+            best_seg = sg;
+        }
+        if ((opts && opts->segment_bytes) || sg <= 1)
+            break;
     }
-    if (nc > 1)
-        rc = hc__bcast_greedy(rule, nc, c, T, 0, from, to);
+    hc_schedule_t *s = NULL;
+    double t = 0;
     if (rc == HC_OK)
-        rc = hc_schedule_create(HC_COLL_BCAST, P, &s);
+        rc = hier_choose(&h, best_seg, &nseg);
+    if (rc == HC_OK)
+        rc = hc_schedule_create(HC_COLL_BCAST, pb->P, &s);
     if (rc == HC_OK)
         rc = hc_schedule_alloc_trees(s, 0);
     if (rc == HC_OK)
-        rc = hc__bb_init(&b, pb, s, P, nseg);
-    for (uint32_t i = 0; rc == HC_OK && i + 1 < nc; i++) {
-        uint32_t u = cl[from[i]].nodes[0], v = cl[to[i]].nodes[0];
-        double end = 0;
-        rc = hc__bb_send(&b, u, v, 0, pb->msg_bytes, 0, &end);
-        if (rc == HC_OK) {
-            hc__bb_give_all(&b, v, end);
-            s->parent[v] = (int32_t)u;
-        }
+        rc = hier_run(&h, rule, nseg, s, &t);
+    if (rc == HC_OK) {
+        s->root = pb->root;
+        s->n_segments = nseg;
+        if (nseg > 1)
+            hc__bcast_set_seg_bound(pb, s);
+        rc = hier_note(&h, rule, best_seg, s);
     }
-    for (uint32_t k = 0; rc == HC_OK && k < nc; k++)
-        rc = hc__bc_run(&b, cl[k].choice.algo, cl[k].nodes, cl[k].n, cl[k].choice.seg,
-                        s->parent);
-    if (rc != HC_OK)
-        goto done;
-    s->root = pb->root;
-    s->n_segments = nseg;
-    if (nseg > 1)
-        hc__bcast_set_seg_bound(pb, s);
-    /* note + extra_json */
-    {
-        size_t cap = 256 + (size_t)nc * 160, len = 0;
-        char *note = hc__malloc(cap, 1), *js = hc__malloc(cap, 1);
-        size_t jl = 0;
-        if (!note || !js) {
-            free(note);
-            free(js);
-            rc = hc__error(HC_ERR_NOMEM, "out of memory in the hierarchical broadcast");
-            goto done;
-        }
-        len += (size_t)snprintf(note + len, cap - len,
-                                "hierarchical broadcast: %u clusters, inter-cluster %s, "
-                                "intra-cluster model-best\n",
-                                nc, hc__gr_name(rule));
-        jl += (size_t)snprintf(js + jl, cap - jl, "{\"hierarchy\":{\"inter\":\"%s\",\"clusters\":[",
-                               hc__gr_name(rule));
-        for (uint32_t k = 0; k < nc; k++) {
-            int32_t lab = hc_platform_cluster_of(pb->platform, cl[k].nodes[0]);
-            const char *name = lab >= 0 ? hc_platform_cluster_name(pb->platform, (uint32_t)lab)
-                                        : "(unlabelled)";
-            len += (size_t)snprintf(note + len, cap - len,
-                                    "  cluster %-12.12s %3u nodes coordinator %4u: %s seg %llu "
-                                    "T=%.6g s\n",
-                                    name, cl[k].n, cl[k].nodes[0], hc__bc_name(cl[k].choice.algo),
-                                    (unsigned long long)cl[k].choice.seg, cl[k].T);
-            jl += (size_t)snprintf(js + jl, cap - jl,
-                                   "%s{\"coordinator\":%u,\"nodes\":%u,\"algorithm\":\"%s\","
-                                   "\"segment\":%llu,\"T_s\":%.9g}",
-                                   k ? "," : "", cl[k].nodes[0], cl[k].n,
-                                   hc__bc_name(cl[k].choice.algo),
-                                   (unsigned long long)cl[k].choice.seg, cl[k].T);
-        }
-        snprintf(js + jl, cap - jl, "]}}");
-        free(s->note);
-        s->note = note;
-        free(s->extra_json);
-        s->extra_json = js;
+    hier_free(&h);
+    if (rc != HC_OK) {
+        hc_schedule_destroy(s);
+        return rc;
     }
     *out = s;
-    s = NULL;
-done:
-    hc__bb_free(&b);
-    hc_schedule_destroy(s);
-    clusters_free(cl, nc);
-    free(of);
-    free(c);
-    free(T);
-    free(from);
-    free(to);
-    return rc;
+    return HC_OK;
 }
 
 int hc__bcast_hetero(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc__gr_rule_t rule,
@@ -789,6 +853,36 @@ int hc__bcast_hetero(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc__gr_
     if (hc__bcast_use_hier(pb, opts))
         return hc__bcast_hier_schedule(pb, opts, rule, out);
     return hc__bcast_greedy_schedule(pb, rule, out);
+}
+
+/* Whole-message rule (schedules that mix whole-message transfers with segments, e.g. the
+ * hierarchical broadcast): the message size is the sum over segments of the smallest transfer
+ * of that segment; a segment-0 transfer of exactly that many bytes delivers every segment. */
+uint64_t hc__bcast_whole_bytes(const hc_schedule_t *s)
+{
+    uint32_t S = s->n_segments;
+    if (S <= 1 || s->coll != HC_COLL_BCAST)
+        return UINT64_MAX;
+    uint64_t *mn = hc__malloc(S, sizeof *mn);
+    if (!mn)
+        return UINT64_MAX;
+    for (uint32_t g = 0; g < S; g++)
+        mn[g] = UINT64_MAX;
+    for (size_t i = 0; i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        if (e->seg < S && e->bytes < mn[e->seg])
+            mn[e->seg] = e->bytes;
+    }
+    uint64_t sum = 0;
+    for (uint32_t g = 0; g < S; g++) {
+        if (mn[g] == UINT64_MAX) {
+            sum = UINT64_MAX;
+            break;
+        }
+        sum += mn[g];
+    }
+    free(mn);
+    return sum;
 }
 
 void hc__bcast_set_seg_bound(const hc_problem_t *pb, hc_schedule_t *s)

@@ -226,6 +226,24 @@ static void hk_restore(hc__hk_t *h, size_t saved_size)
     h->size = saved_size;
 }
 
+/* An approximate median of a[0..n-1] (n > 0): the median of up to 15 evenly spaced
+ * elements. Good enough to halve the candidates in expectation, at O(1) cost. */
+static double approx_median(const double *a, size_t n)
+{
+    double smp[15];
+    size_t ns = n < 15 ? n : 15;
+    for (size_t i = 0; i < ns; i++) {
+        double x = a[(i * n) / ns + (n / ns) / 2];
+        size_t p = i;
+        while (p > 0 && smp[p - 1] > x) {
+            smp[p] = smp[p - 1];
+            p--;
+        }
+        smp[p] = x;
+    }
+    return smp[ns / 2];
+}
+
 /* Rearrange a[0..n-1] (n > 0) so that a[q] holds the value of rank q: quickselect with a
  * median-of-three pivot and a three-way partition (robust to repeated values). */
 static void select_rank(double *a, size_t n, size_t q)
@@ -256,7 +274,7 @@ static void select_rank(double *a, size_t n, size_t q)
     }
 }
 
-int hc__hk_bottleneck(hc__hk_t *h, double *thr)
+int hc__hk_bottleneck(hc__hk_t *h, double hint, double *thr)
 {
     size_t n = h->n1, saved = 0;
     if (h->n1 != h->n2 || !h->w)
@@ -288,23 +306,38 @@ int hc__hk_bottleneck(hc__hk_t *h, double *thr)
     for (uint32_t v = 0; v < h->n2; v++)
         if (h->vmax[v] < ub)
             ub = h->vmax[v];
-    /* candidate thresholds: the weights in (lo, ub]; each probe tests the median of the
-     * remaining ones and keeps the half that can still hold the answer (O(len) per probe,
-     * no sort) */
+    /* Candidate thresholds: the weights in (lo, ub]. Invariant: lo is feasible (the saved
+     * matching), every value above the remaining candidates is infeasible or not a weight.
+     * Each probe keeps the candidates that can still be the answer (O(len), no sort).
+     * Phase 1 probes the hint (the previous step's answer, often the answer again); phase 2
+     * gallops away from it (1st, 2nd, 4th... candidate nearest to it) until the direction
+     * flips; phase 3 halves the rest at approximate medians. */
     size_t nc = 0, m = h->off[h->n1];
     if (hc__grow((void **)&h->cand, &h->cap_cand, m + 1, sizeof *h->cand) != HC_OK)
         return -1;
     for (size_t s = 0; s < m; s++)
         if (h->w[s] > lo && h->w[s] <= ub)
             h->cand[nc++] = h->w[s];
+    int phase = hint > lo && hint <= ub ? 1 : 3, up = 0;
+    size_t g = 1;
     while (nc > 0) {
-        select_rank(h->cand, nc, nc / 2);
-        double piv = h->cand[nc / 2];
+        double piv;
+        if (phase == 1) {
+            piv = hint;
+        } else if (phase == 2) {
+            size_t r = g < nc ? g : nc; /* r-th nearest to the hint */
+            select_rank(h->cand, nc, up ? r - 1 : nc - r);
+            piv = h->cand[up ? r - 1 : nc - r];
+            g *= 2;
+        } else {
+            piv = approx_median(h->cand, nc);
+        }
         hk_restore(h, saved);
         h->thr = piv;
         hc__hk_drop_inactive(h);
         size_t keep = 0;
-        if (hc__hk_run(h) == n) {
+        int ok = hc__hk_run(h) == n;
+        if (ok) {
             lo = hk_min_weight(h); /* >= piv */
             hk_save(h, &saved);
             for (size_t i = 0; i < nc; i++)
@@ -316,6 +349,12 @@ int hc__hk_bottleneck(hc__hk_t *h, double *thr)
                     h->cand[keep++] = h->cand[i];
         }
         nc = keep;
+        if (phase == 1) {
+            phase = 2;
+            up = ok;
+        } else if (phase == 2 && ok != up) {
+            phase = 3;
+        }
     }
     hk_restore(h, saved);
     h->thr = 0;

@@ -46,10 +46,11 @@ int hc__hk_active(const hc__hk_t *h, size_t s);
 
 /* Bottleneck search: the largest threshold t such that the slots with w >= t (and w > 0)
  * hold a perfect matching (every left and right vertex matched; requires n1 == n2 and w set).
- * Binary search over the sorted distinct weights, each probe a warm-started Hopcroft-Karp.
- * On success h holds such a matching, *thr = t (= its smallest weight) and returns 1; returns
- * 0 when even all positive slots hold no perfect matching, or -1 on allocation failure.
- * Leaves h->thr = 0. */
-int hc__hk_bottleneck(hc__hk_t *h, double *thr);
+ * A search over the distinct weights, each probe a warm-started Hopcroft-Karp on the slots of
+ * weight >= probe: first `hint` (when > 0; e.g. the previous answer), then galloping away from
+ * it, then halving. On success h holds such a matching, *thr = t (= its smallest weight) and
+ * returns 1; returns 0 when even all positive slots hold no perfect matching, or -1 on
+ * allocation failure. Leaves h->thr = 0. */
+int hc__hk_bottleneck(hc__hk_t *h, double hint, double *thr);
 
 #endif

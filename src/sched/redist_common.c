@@ -63,15 +63,16 @@ int hc__redist_check(const hc_problem_t *pb)
     if (pb->coll != HC_COLL_REDISTRIBUTE)
         return hc__error(HC_ERR_INVAL, "problem: field 'coll': expected redistribute");
     if (!pb->costs || pb->costs->rows != pb->n1 || pb->costs->cols != pb->n2)
-        return hc__error(HC_ERR_SHAPE, "problem: field 'costs': must be n1 x n2 (%u x %u)",
-                         pb->n1, pb->n2);
+        return hc__error(HC_ERR_SHAPE, "problem: field 'costs': must be n1 x n2 (%u x %u)", pb->n1,
+                         pb->n2);
     if (pb->k < 1)
         return hc__error(HC_ERR_VALUE, "problem: field 'k': must be >= 1");
     if (!(pb->beta >= 0) || !isfinite(pb->beta))
         return hc__error(HC_ERR_VALUE, "problem: field 'beta': must be finite and >= 0");
     for (size_t e = 0; e < (size_t)pb->n1 * pb->n2; e++)
         if (!(pb->costs->v[e] >= 0) || !isfinite(pb->costs->v[e]))
-            return hc__error(HC_ERR_VALUE, "problem: field 'costs[%zu][%zu]': must be finite and >= 0",
+            return hc__error(HC_ERR_VALUE,
+                             "problem: field 'costs[%zu][%zu]': must be finite and >= 0",
                              e / pb->n2, e % pb->n2);
     return HC_OK;
 }
@@ -157,7 +158,7 @@ typedef struct cstep {
 } cstep_t;
 
 typedef struct cmove {
-    size_t t;   /* target step */
+    size_t t;    /* target step */
     uint32_t xi; /* index of the transfer in the source step */
     int is_new;
     double amount;
@@ -359,6 +360,77 @@ static int improve_step(compact_t *c, size_t s, double beta)
     return S->W < before ? 1 : 0;
 }
 
+/* Merge step s into another step t when their union is still a valid step (a matching of at
+ * most k transfers; a shared endpoint must belong to the same message, whose two pieces then
+ * add up): the merged step lasts max(longest of t, pieces summed) <= W_s + W_t and one start-up
+ * beta is saved. Takes the t of largest gain. Returns 1 when merged, 0 when not, < 0 on error. */
+static int merge_step(compact_t *c, size_t s, double beta, size_t window)
+{
+    cstep_t *S = &c->st[s];
+    size_t best = SIZE_MAX, lo = s > window ? s - window : 0;
+    size_t hi = c->S - s > window ? s + window : c->S;
+    double best_gain = 1e-9 * (S->W > 0 ? S->W : 1);
+    uint32_t best_new = 0;
+    for (size_t t = lo; t < hi; t++) {
+        cstep_t *T = &c->st[t];
+        if (t == s || T->removed)
+            continue;
+        double Wm = T->W;
+        uint32_t fresh = 0;
+        int ok = 1;
+        for (uint32_t e = 0; e < S->n && ok; e++) {
+            const hc__redist_xfer_t *x = &S->x[e];
+            int32_t ri = c->rm[t * c->n1 + x->i], ci = c->cm[t * c->n2 + x->j];
+            if (ri >= 0 || ci >= 0) {
+                if (ri < 0 || ri != ci) {
+                    ok = 0; /* an endpoint busy with another message */
+                } else if (T->x[ri].amount + x->amount > Wm) {
+                    Wm = T->x[ri].amount + x->amount;
+                }
+            } else {
+                fresh++;
+                if (x->amount > Wm)
+                    Wm = x->amount;
+            }
+        }
+        if (!ok || T->n + fresh > c->k)
+            continue;
+        double gain = beta + S->W + T->W - Wm;
+        if (gain > best_gain) {
+            best_gain = gain;
+            best = t;
+            best_new = fresh;
+        }
+    }
+    if (best == SIZE_MAX)
+        return 0;
+    cstep_t *T = &c->st[best];
+    if (T->cap < T->n + best_new) {
+        size_t cap = T->cap;
+        HC__TRY(hc__grow((void **)&T->x, &cap, (size_t)T->n + best_new, sizeof *T->x));
+        T->cap = (uint32_t)cap;
+    }
+    for (uint32_t e = 0; e < S->n; e++) {
+        const hc__redist_xfer_t *x = &S->x[e];
+        int32_t ri = c->rm[best * c->n1 + x->i];
+        if (ri >= 0) {
+            T->x[ri].amount += x->amount;
+        } else {
+            T->x[T->n] = *x;
+            c->rm[best * c->n1 + x->i] = (int32_t)T->n;
+            c->cm[best * c->n2 + x->j] = (int32_t)T->n;
+            T->n++;
+        }
+        c->rm[s * c->n1 + x->i] = -1;
+        c->cm[s * c->n2 + x->j] = -1;
+    }
+    T->W = cstep_max(T);
+    S->n = 0;
+    S->W = 0;
+    S->removed = 1;
+    return 1;
+}
+
 int hc__redist_compact(hc__redist_plan_t *plan, uint32_t k, double beta)
 {
     compact_t c;
@@ -406,8 +478,22 @@ int hc__redist_compact(hc__redist_plan_t *plan, uint32_t k, double beta)
         S->W = cstep_max(S);
         first = plan->end[s];
     }
+    /* pairs of steps looked at for merging: all of them unless that is too many */
+    size_t window = c.S;
+    if ((double)c.S * (double)c.S * k > 4e7)
+        window = (size_t)(4e7 / ((double)c.S * k)) + 1;
     for (int pass = 0; pass < 8; pass++) {
         int changed = 0;
+        for (size_t s = 0; s < c.S; s++) {
+            if (c.st[s].removed)
+                continue;
+            int r = merge_step(&c, s, beta, window);
+            if (r < 0) {
+                rc = r;
+                goto done;
+            }
+            changed |= r;
+        }
         for (size_t s = 0; s < c.S; s++) {
             order[s].W = c.st[s].W;
             order[s].s = s;
@@ -788,12 +874,14 @@ int hc__kpbs_peel(const hc_problem_t *pb, hc__kpbs_t *J, int optimal, hc__kpbs_m
     if (rc != HC_OK)
         goto done;
     h.w = P.w;
+    double prev = 0; /* OGGP: the previous step's max-min value, the first probe */
     while (P.live > 0) {
         double amt = 0;
         if (4 * P.live < 3 * P.m)
             peel_ws_compact(&P, &h, J->n);
         if (optimal) {
-            int r = hc__hk_bottleneck(&h, &amt);
+            int r = hc__hk_bottleneck(&h, prev, &amt);
+            prev = amt;
             if (r < 0) {
                 rc = hc__error(HC_ERR_NOMEM, "out of memory in the OGGP threshold search");
                 break;

@@ -34,8 +34,9 @@ double hc__redist_plan_cost(const hc__redist_plan_t *p, double beta);
  * proportion to the amounts, each message's bytes summing to its size). Caller frees. */
 int hc__redist_emit(const hc_problem_t *pb, const hc__redist_plan_t *plan, hc_schedule_t **out);
 
-/* Post-pass (our improvement, docs/design.md "Redistribution"): move pieces of transfers into
- * the idle time of other steps (the slack below a step's longest transfer, or a free slot of a
+/* Post-pass (our improvement, docs/design.md "Redistribution"): merge two steps whose union is
+ * still a valid step (saves a beta), and move pieces of transfers into the idle time of other
+ * steps (the slack below a step's longest transfer, or a free slot of a
  * step with < k transfers whose two endpoints are idle), dissolving whole steps when possible
  * and otherwise shortening them. Never increases the cost; keeps every step a matching of at
  * most k transfers and every message covered. */
@@ -48,22 +49,22 @@ enum { HC__KPBS_REAL = 0, HC__KPBS_DUMMY = 1, HC__KPBS_EXT = 2 };
  * Only rows/columns with traffic are kept (k is capped to their numbers). Weights are whole
  * numbers of `unit` seconds (unit = beta, or coarser when beta is 0 or tiny). */
 typedef struct hc__kpbs {
-    uint32_t n1r, n2r;      /* rows/cols of G with traffic */
-    uint32_t *rows, *cols;  /* their ids in the problem */
-    uint32_t k;             /* effective k = min(k, n1r, n2r) */
-    double unit;            /* seconds per weight unit */
-    double WH, PH;          /* W(H), P(H) */
-    double phi;             /* P(I)/k = max(W(H), ceil(P(H)/k)) */
-    uint32_t delta;         /* nodes added to each side to build I */
-    uint32_t n1i, n2i;      /* |V1_I| = n1r + delta, |V2_I| = n2r + delta */
-    uint32_t n;             /* |V1_J| = |V2_J| = n1i + n2i - k */
-    size_t m;               /* edges of J */
-    size_t *off;            /* n + 1 */
-    uint32_t *col;          /* m: right end in J */
-    uint32_t *row;          /* m: left end in J */
-    double *w0;             /* m: weight in J (units) */
-    double *w;              /* m: current weight during peeling */
-    uint8_t *kind;          /* m: HC__KPBS_REAL (edge of G), _DUMMY (E_2 of I), _EXT (Fig. 6) */
+    uint32_t n1r, n2r;     /* rows/cols of G with traffic */
+    uint32_t *rows, *cols; /* their ids in the problem */
+    uint32_t k;            /* effective k = min(k, n1r, n2r) */
+    double unit;           /* seconds per weight unit */
+    double WH, PH;         /* W(H), P(H) */
+    double phi;            /* P(I)/k = max(W(H), ceil(P(H)/k)) */
+    uint32_t delta;        /* nodes added to each side to build I */
+    uint32_t n1i, n2i;     /* |V1_I| = n1r + delta, |V2_I| = n2r + delta */
+    uint32_t n;            /* |V1_J| = |V2_J| = n1i + n2i - k */
+    size_t m;              /* edges of J */
+    size_t *off;           /* n + 1 */
+    uint32_t *col;         /* m: right end in J */
+    uint32_t *row;         /* m: left end in J */
+    double *w0;            /* m: weight in J (units) */
+    double *w;             /* m: current weight during peeling */
+    uint8_t *kind;         /* m: HC__KPBS_REAL (edge of G), _DUMMY (E_2 of I), _EXT (Fig. 6) */
 } hc__kpbs_t;
 
 /* Build H, I and J for pb (redistribute). */

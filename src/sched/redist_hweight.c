@@ -8,8 +8,7 @@
 
 int hc__algo_redist_hweight(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                             hc_schedule_t **out);
-int hc__algo_redist_hweight(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                            hc_schedule_t **out)
+int hc__algo_redist_hweight(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     (void)opts;
     *out = NULL;

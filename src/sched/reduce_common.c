@@ -19,293 +19,295 @@
 #include "reduce_common.h"
 #include "sched_internal.h"
 
-int hc__reduce_send_times(const hc_problem_t *pb, const char *algo, double *t) {
-  uint32_t P = pb->P;
-  for (uint32_t i = 0; i < P; i++) {
-    t[i] = 0;
-    if (i == pb->root)
-      continue;
-    uint32_t j0 = i == 0 ? 1 : 0;
-    double ref = HC_AT(pb->costs, i, j0);
-    for (uint32_t j = 0; j < P; j++) {
-      if (j == i)
-        continue;
-      double v = HC_AT(pb->costs, i, j);
-      if (!hc__close(v, ref))
-        return hc__error(
-            HC_ERR_UNSUPPORTED,
-            "%s: reduce cost row %u is not constant (C[%u][%u] = %g s, "
-            "C[%u][%u] = %g s); 003's model needs t(i) = C[i][j] for every "
-            "j; use ep-pq, snf-pq or bnb-pq for sender-receiver costs",
-            algo, i, i, j0, ref, i, j, v);
+int hc__reduce_send_times(const hc_problem_t *pb, const char *algo, double *t)
+{
+    uint32_t P = pb->P;
+    for (uint32_t i = 0; i < P; i++) {
+        t[i] = 0;
+        if (i == pb->root)
+            continue;
+        uint32_t j0 = i == 0 ? 1 : 0;
+        double ref = HC_AT(pb->costs, i, j0);
+        for (uint32_t j = 0; j < P; j++) {
+            if (j == i)
+                continue;
+            double v = HC_AT(pb->costs, i, j);
+            if (!hc__close(v, ref))
+                return hc__error(HC_ERR_UNSUPPORTED,
+                                 "%s: reduce cost row %u is not constant (C[%u][%u] = %g s, "
+                                 "C[%u][%u] = %g s); 003's model needs t(i) = C[i][j] for every "
+                                 "j; use ep-pq, snf-pq or bnb-pq for sender-receiver costs",
+                                 algo, i, i, j0, ref, i, j, v);
+        }
+        t[i] = ref;
     }
-    t[i] = ref;
-  }
-  return HC_OK;
+    return HC_OK;
 }
 
-static void heap_push(double *h, uint32_t *n, double v) {
-  uint32_t i = (*n)++;
-  while (i > 0) {
-    uint32_t p = (i - 1) / 2;
-    if (h[p] <= v)
-      break;
-    h[i] = h[p];
-    i = p;
-  }
-  h[i] = v;
+static void heap_push(double *h, uint32_t *n, double v)
+{
+    uint32_t i = (*n)++;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (h[p] <= v)
+            break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = v;
 }
 
-static double heap_pop(double *h, uint32_t *n) {
-  double top = h[0];
-  double v = h[--*n];
-  uint32_t i = 0;
-  if (*n == 0)
+static double heap_pop(double *h, uint32_t *n)
+{
+    double top = h[0];
+    double v = h[--*n];
+    uint32_t i = 0;
+    if (*n == 0)
+        return top;
+    for (;;) {
+        uint32_t l = 2 * i + 1;
+        if (l >= *n)
+            break;
+        uint32_t c = (l + 1 < *n && h[l + 1] < h[l]) ? l + 1 : l;
+        if (h[c] >= v)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = v;
     return top;
-  for (;;) {
-    uint32_t l = 2 * i + 1;
-    if (l >= *n)
-      break;
-    uint32_t c = (l + 1 < *n && h[l + 1] < h[l]) ? l + 1 : l;
-    if (h[c] >= v)
-      break;
-    h[i] = h[c];
-    i = c;
-  }
-  h[i] = v;
-  return top;
 }
 
-void hc__reduce_ep_times(uint32_t n, const double *dur, uint32_t m,
-                         double *start, double *work) {
-  /* New completions are >= the current start >= every popped completion, so the
-   * popped values stay the smallest ones: after k pops the last popped is the
-   * k-th smallest. */
-  uint32_t hn = 0, popped = 0;
-  double prev = 0, last = 0;
-  for (uint32_t i = 1; i <= m; i++) {
-    int64_t k = 2 * (int64_t)i - (int64_t)n;
-    double st = prev;
-    if (k > 0) {
-      while (popped < (uint64_t)k && hn > 0) {
-        last = heap_pop(work, &hn);
-        popped++;
-      }
-      if (last > st)
-        st = last;
+void hc__reduce_ep_times(uint32_t n, const double *dur, uint32_t m, double *start, double *work)
+{
+    /* New completions are >= the current start >= every popped completion, so the
+     * popped values stay the smallest ones: after k pops the last popped is the
+     * k-th smallest. */
+    uint32_t hn = 0, popped = 0;
+    double prev = 0, last = 0;
+    for (uint32_t i = 1; i <= m; i++) {
+        int64_t k = 2 * (int64_t)i - (int64_t)n;
+        double st = prev;
+        if (k > 0) {
+            while (popped < (uint64_t)k && hn > 0) {
+                last = heap_pop(work, &hn);
+                popped++;
+            }
+            if (last > st)
+                st = last;
+        }
+        start[i - 1] = st;
+        heap_push(work, &hn, st + dur[i - 1]);
+        prev = st;
     }
-    start[i - 1] = st;
-    heap_push(work, &hn, st + dur[i - 1]);
-    prev = st;
-  }
 }
 
-int hc__reduce_check_order(const hc_problem_t *pb, const uint32_t *order,
-                           uint32_t len) {
-  uint32_t P = pb->P;
-  if (len != P - 1)
-    return hc__error(
-        HC_ERR_VALUE,
-        "reduce order: %u node(s) given, expected the %u non-root nodes", len,
-        P - 1);
-  unsigned char *seen = hc__calloc(P, 1);
-  if (!seen)
-    return hc__error(HC_ERR_NOMEM, "reduce order: out of memory");
-  int rc = HC_OK;
-  for (uint32_t k = 0; k < len; k++) {
-    uint32_t v = order[k];
-    if (v >= P) {
-      rc = hc__error(HC_ERR_VALUE,
-                     "reduce order: entry %u: node %u out of range (P = %u)",
-                     k + 1, v, P);
-      break;
+int hc__reduce_check_order(const hc_problem_t *pb, const uint32_t *order, uint32_t len)
+{
+    uint32_t P = pb->P;
+    if (len != P - 1)
+        return hc__error(HC_ERR_VALUE,
+                         "reduce order: %u node(s) given, expected the %u non-root nodes", len,
+                         P - 1);
+    unsigned char *seen = hc__calloc(P, 1);
+    if (!seen)
+        return hc__error(HC_ERR_NOMEM, "reduce order: out of memory");
+    int rc = HC_OK;
+    for (uint32_t k = 0; k < len; k++) {
+        uint32_t v = order[k];
+        if (v >= P) {
+            rc = hc__error(HC_ERR_VALUE, "reduce order: entry %u: node %u out of range (P = %u)",
+                           k + 1, v, P);
+            break;
+        }
+        if (v == pb->root) {
+            rc = hc__error(HC_ERR_VALUE,
+                           "reduce order: entry %u: node %u is the root, which never "
+                           "sends",
+                           k + 1, v);
+            break;
+        }
+        if (seen[v]) {
+            rc = hc__error(HC_ERR_VALUE, "reduce order: entry %u: node %u listed twice", k + 1, v);
+            break;
+        }
+        seen[v] = 1;
     }
-    if (v == pb->root) {
-      rc = hc__error(HC_ERR_VALUE,
-                     "reduce order: entry %u: node %u is the root, which never "
-                     "sends",
-                     k + 1, v);
-      break;
-    }
-    if (seen[v]) {
-      rc = hc__error(HC_ERR_VALUE,
-                     "reduce order: entry %u: node %u listed twice", k + 1, v);
-      break;
-    }
-    seen[v] = 1;
-  }
-  free(seen);
-  return rc;
+    free(seen);
+    return rc;
 }
 
 typedef struct job {
-  double s, c;
-  uint32_t k;
+    double s, c;
+    uint32_t k;
 } job_t;
 
-static int by_end_desc(const void *a, const void *b) {
-  const job_t *x = a, *y = b;
-  if (x->c != y->c)
-    return x->c > y->c ? -1 : 1;
-  if (x->s != y->s)
-    return x->s > y->s ? -1 : 1;
-  return x->k < y->k ? -1 : (x->k > y->k);
+static int by_end_desc(const void *a, const void *b)
+{
+    const job_t *x = a, *y = b;
+    if (x->c != y->c)
+        return x->c > y->c ? -1 : 1;
+    if (x->s != y->s)
+        return x->s > y->s ? -1 : 1;
+    return x->k < y->k ? -1 : (x->k > y->k);
 }
 
 typedef struct evsort {
-  double s, c;
-  uint32_t k;
+    double s, c;
+    uint32_t k;
 } evsort_t;
 
-static int by_start(const void *a, const void *b) {
-  const evsort_t *x = a, *y = b;
-  if (x->s != y->s)
-    return x->s < y->s ? -1 : 1;
-  if (x->c != y->c)
-    return x->c < y->c ? -1 : 1;
-  return x->k < y->k ? -1 : (x->k > y->k);
+static int by_start(const void *a, const void *b)
+{
+    const evsort_t *x = a, *y = b;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    if (x->c != y->c)
+        return x->c < y->c ? -1 : 1;
+    return x->k < y->k ? -1 : (x->k > y->k);
 }
 
 /* r idle for job [s, c)? Jobs already on r end at or after c and are disjoint,
  * so only the earliest one (mins, mine) can overlap. A zero-length job is the
  * point s. */
-static int idle_for(double mins, double mine, double s, double c) {
-  if (c > s)
-    return !(mins < c);
-  return !(mins < s && mine > s);
+static int idle_for(double mins, double mine, double s, double c)
+{
+    if (c > s)
+        return !(mins < c);
+    return !(mins < s && mine > s);
 }
 
-int hc__reduce_build(const hc_problem_t *pb, const uint32_t *order,
-                     const double *start, const double *t,
-                     hc_schedule_t **out) {
-  *out = NULL;
-  uint32_t P = pb->P, m = P - 1;
-  int rc = HC_OK;
-  job_t *jobs = hc__malloc(m + 1, sizeof *jobs);
-  evsort_t *evs = hc__malloc(m + 1, sizeof *evs);
-  uint32_t *recv = hc__malloc(m + 1, sizeof *recv);
-  double *sstart = hc__malloc(P, sizeof *sstart);
-  double *mins = hc__malloc(P, sizeof *mins);
-  double *mine = hc__malloc(P, sizeof *mine);
-  hc_schedule_t *s = NULL;
-  if (!jobs || !evs || !recv || !sstart || !mins || !mine) {
-    rc = hc__error(HC_ERR_NOMEM, "reduce: out of memory (P = %u)", P);
-    goto done;
-  }
-  for (uint32_t i = 0; i < P; i++) {
-    sstart[i] = INFINITY;
-    mins[i] = INFINITY;
-    mine[i] = INFINITY;
-  }
-  for (uint32_t k = 0; k < m; k++) {
-    sstart[order[k]] = start[k];
-    jobs[k] = (job_t){start[k], start[k] + t[order[k]], k};
-  }
-  qsort(jobs, m, sizeof *jobs, by_end_desc);
-  for (uint32_t q = 0; q < m; q++) {
-    const job_t *jb = &jobs[q];
-    uint32_t p = order[jb->k], best = UINT32_MAX;
-    for (uint32_t r = 0; r < P; r++) {
-      if (r == p || r == pb->root || sstart[r] < jb->c)
-        continue;
-      if (!idle_for(mins[r], mine[r], jb->s, jb->c))
-        continue;
-      if (best == UINT32_MAX || sstart[r] < sstart[best])
-        best = r;
+int hc__reduce_build(const hc_problem_t *pb, const uint32_t *order, const double *start,
+                     const double *t, hc_schedule_t **out)
+{
+    *out = NULL;
+    uint32_t P = pb->P, m = P - 1;
+    int rc = HC_OK;
+    job_t *jobs = hc__malloc(m + 1, sizeof *jobs);
+    evsort_t *evs = hc__malloc(m + 1, sizeof *evs);
+    uint32_t *recv = hc__malloc(m + 1, sizeof *recv);
+    double *sstart = hc__malloc(P, sizeof *sstart);
+    double *mins = hc__malloc(P, sizeof *mins);
+    double *mine = hc__malloc(P, sizeof *mine);
+    hc_schedule_t *s = NULL;
+    if (!jobs || !evs || !recv || !sstart || !mins || !mine) {
+        rc = hc__error(HC_ERR_NOMEM, "reduce: out of memory (P = %u)", P);
+        goto done;
     }
-    if (best == UINT32_MAX &&
-        idle_for(mins[pb->root], mine[pb->root], jb->s, jb->c))
-      best = pb->root;
-    if (best == UINT32_MAX) {
-      rc = hc__error(
-          HC_ERR_INTERNAL,
-          "reduce: no receiver for node %u's send at %g s (the times break "
-          "2A + C <= n)",
-          p, jb->s);
-      goto done;
+    for (uint32_t i = 0; i < P; i++) {
+        sstart[i] = INFINITY;
+        mins[i] = INFINITY;
+        mine[i] = INFINITY;
     }
-    recv[jb->k] = best;
-    if (jb->s < mins[best]) {
-      mins[best] = jb->s;
-      mine[best] = jb->c;
+    for (uint32_t k = 0; k < m; k++) {
+        sstart[order[k]] = start[k];
+        jobs[k] = (job_t){start[k], start[k] + t[order[k]], k};
     }
-  }
-  rc = hc_schedule_create(HC_COLL_REDUCE, P, &s);
-  if (rc != HC_OK)
-    goto done;
-  s->root = pb->root;
-  for (uint32_t k = 0; k < m; k++)
-    evs[k] = (evsort_t){start[k], start[k] + t[order[k]], k};
-  qsort(evs, m, sizeof *evs, by_start);
-  for (uint32_t q = 0; q < m && rc == HC_OK; q++) {
-    uint32_t k = evs[q].k, src = order[k], dst = recv[k];
-    hc_event_t e;
-    memset(&e, 0, sizeof e);
-    e.src = src;
-    e.dst = dst;
-    e.start = evs[q].s;
-    e.end = evs[q].c;
-    e.bytes = pb->sizes ? (uint64_t)HC_AT(pb->sizes, src, dst) : pb->msg_bytes;
-    rc = hc_schedule_add_event(s, &e);
-  }
-  if (rc != HC_OK)
-    goto done;
-  hc_schedule_finish(s);
-  *out = s;
-  s = NULL;
+    qsort(jobs, m, sizeof *jobs, by_end_desc);
+    for (uint32_t q = 0; q < m; q++) {
+        const job_t *jb = &jobs[q];
+        uint32_t p = order[jb->k], best = UINT32_MAX;
+        for (uint32_t r = 0; r < P; r++) {
+            if (r == p || r == pb->root || sstart[r] < jb->c)
+                continue;
+            if (!idle_for(mins[r], mine[r], jb->s, jb->c))
+                continue;
+            if (best == UINT32_MAX || sstart[r] < sstart[best])
+                best = r;
+        }
+        if (best == UINT32_MAX && idle_for(mins[pb->root], mine[pb->root], jb->s, jb->c))
+            best = pb->root;
+        if (best == UINT32_MAX) {
+            rc = hc__error(HC_ERR_INTERNAL,
+                           "reduce: no receiver for node %u's send at %g s (the times break "
+                           "2A + C <= n)",
+                           p, jb->s);
+            goto done;
+        }
+        recv[jb->k] = best;
+        if (jb->s < mins[best]) {
+            mins[best] = jb->s;
+            mine[best] = jb->c;
+        }
+    }
+    rc = hc_schedule_create(HC_COLL_REDUCE, P, &s);
+    if (rc != HC_OK)
+        goto done;
+    s->root = pb->root;
+    for (uint32_t k = 0; k < m; k++)
+        evs[k] = (evsort_t){start[k], start[k] + t[order[k]], k};
+    qsort(evs, m, sizeof *evs, by_start);
+    for (uint32_t q = 0; q < m && rc == HC_OK; q++) {
+        uint32_t k = evs[q].k, src = order[k], dst = recv[k];
+        hc_event_t e;
+        memset(&e, 0, sizeof e);
+        e.src = src;
+        e.dst = dst;
+        e.start = evs[q].s;
+        e.end = evs[q].c;
+        e.bytes = pb->sizes ? (uint64_t)HC_AT(pb->sizes, src, dst) : pb->msg_bytes;
+        rc = hc_schedule_add_event(s, &e);
+    }
+    if (rc != HC_OK)
+        goto done;
+    hc_schedule_finish(s);
+    *out = s;
+    s = NULL;
 done:
-  hc_schedule_destroy(s);
-  free(jobs);
-  free(evs);
-  free(recv);
-  free(sstart);
-  free(mins);
-  free(mine);
-  return rc;
+    hc_schedule_destroy(s);
+    free(jobs);
+    free(evs);
+    free(recv);
+    free(sstart);
+    free(mins);
+    free(mine);
+    return rc;
 }
 
 typedef struct tnode {
-  double t;
-  uint32_t id;
+    double t;
+    uint32_t id;
 } tnode_t;
 
-static int by_slowest(const void *a, const void *b) {
-  const tnode_t *x = a, *y = b;
-  if (x->t != y->t)
-    return x->t > y->t ? -1 : 1;
-  return x->id < y->id ? -1 : (x->id > y->id);
+static int by_slowest(const void *a, const void *b)
+{
+    const tnode_t *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t > y->t ? -1 : 1;
+    return x->id < y->id ? -1 : (x->id > y->id);
 }
 
-void hc__reduce_snf_order(const hc_problem_t *pb, const double *t,
-                          uint32_t *order) {
-  uint32_t P = pb->P, m = 0;
-  tnode_t *tmp = hc__malloc(P, sizeof *tmp);
-  if (!tmp) {
-    /* fall back to an insertion sort in place (no memory needed) */
-    for (uint32_t i = 0; i < P; i++) {
-      if (i == pb->root)
-        continue;
-      uint32_t q = m++;
-      while (q > 0 && (t[order[q - 1]] < t[i])) {
-        order[q] = order[q - 1];
-        q--;
-      }
-      order[q] = i;
+void hc__reduce_snf_order(const hc_problem_t *pb, const double *t, uint32_t *order)
+{
+    uint32_t P = pb->P, m = 0;
+    tnode_t *tmp = hc__malloc(P, sizeof *tmp);
+    if (!tmp) {
+        /* fall back to an insertion sort in place (no memory needed) */
+        for (uint32_t i = 0; i < P; i++) {
+            if (i == pb->root)
+                continue;
+            uint32_t q = m++;
+            while (q > 0 && (t[order[q - 1]] < t[i])) {
+                order[q] = order[q - 1];
+                q--;
+            }
+            order[q] = i;
+        }
+        return;
     }
-    return;
-  }
-  for (uint32_t i = 0; i < P; i++)
-    if (i != pb->root)
-      tmp[m++] = (tnode_t){t[i], i};
-  qsort(tmp, m, sizeof *tmp, by_slowest);
-  for (uint32_t q = 0; q < m; q++)
-    order[q] = tmp[q].id;
-  free(tmp);
+    for (uint32_t i = 0; i < P; i++)
+        if (i != pb->root)
+            tmp[m++] = (tnode_t){t[i], i};
+    qsort(tmp, m, sizeof *tmp, by_slowest);
+    for (uint32_t q = 0; q < m; q++)
+        order[q] = tmp[q].id;
+    free(tmp);
 }
 
-double hc__reduce_now(void) {
-  struct timespec ts;
-  if (timespec_get(&ts, TIME_UTC) != TIME_UTC)
-    return (double)clock() / CLOCKS_PER_SEC;
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+double hc__reduce_now(void)
+{
+    struct timespec ts;
+    if (timespec_get(&ts, TIME_UTC) != TIME_UTC)
+        return (double)clock() / CLOCKS_PER_SEC;
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }

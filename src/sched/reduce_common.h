@@ -19,12 +19,10 @@ int hc__reduce_send_times(const hc_problem_t *pb, const char *algo, double *t);
  * processors (n - 1 >= m): job i (1-based) starts at max(start of job i-1, the
  * (2i-n)-th smallest completion among jobs 1..i-1) (0 when 2i - n <= 0). `work`
  * holds m doubles (scratch). O(m log m). */
-void hc__reduce_ep_times(uint32_t n, const double *dur, uint32_t m,
-                         double *start, double *work);
+void hc__reduce_ep_times(uint32_t n, const double *dur, uint32_t m, double *start, double *work);
 
 /* Check that order[0..len) lists every non-root node exactly once. */
-int hc__reduce_check_order(const hc_problem_t *pb, const uint32_t *order,
-                           uint32_t len);
+int hc__reduce_check_order(const hc_problem_t *pb, const uint32_t *order, uint32_t len);
 
 /* Build a reduction schedule from P - 1 jobs: order[k] is a non-root node
  * sending at start[k] for t[order[k]] seconds (start nondecreasing, count
@@ -33,13 +31,12 @@ int hc__reduce_check_order(const hc_problem_t *pb, const uint32_t *order,
  * an idle node that sends at or after that end (the earliest such), the root
  * otherwise. HC_ERR_INTERNAL when no receiver exists (the count condition
  * failed). Events are added by (start, end). Caller frees *out. */
-int hc__reduce_build(const hc_problem_t *pb, const uint32_t *order,
-                     const double *start, const double *t, hc_schedule_t **out);
+int hc__reduce_build(const hc_problem_t *pb, const uint32_t *order, const double *start,
+                     const double *t, hc_schedule_t **out);
 
 /* Slowest-node-first order of the non-root nodes: t non-increasing, ties by id.
  * `order` holds P - 1 entries. */
-void hc__reduce_snf_order(const hc_problem_t *pb, const double *t,
-                          uint32_t *order);
+void hc__reduce_snf_order(const hc_problem_t *pb, const double *t, uint32_t *order);
 
 /* Timespec-free wall clock in seconds (C11 timespec_get), for search time
  * limits. */

@@ -92,26 +92,88 @@ static void sb_top(sbuf_t *b, json_t *root)
             sb_json(b, val);
         }
     }
-    sb_put(b, "\n}\n");
 }
 
-static json_t *event_json(const hc_schedule_t *s, const hc_event_t *e)
+/* A real exactly as jansson prints it with JSON_REAL_PRECISION(17): "%.17g", ".0" added to
+ * integral values, no '+' or leading zeros in the exponent; null when not finite. */
+static void sb_real(sbuf_t *b, double x)
 {
-    json_t *o = json_object();
-    if (!o)
-        return NULL;
-    json_object_set_new(o, "src", json_integer(e->src));
-    json_object_set_new(o, "dst", json_integer(e->dst));
-    json_object_set_new(o, "start", jreal(e->start));
-    json_object_set_new(o, "end", jreal(e->end));
-    json_object_set_new(o, "bytes", json_integer((json_int_t)e->bytes));
-    if (s->n_segments > 1)
-        json_object_set_new(o, "seg", json_integer(e->seg));
-    if (s->parent2)
-        json_object_set_new(o, "tree", json_integer(e->tree));
-    if (s->coll == HC_COLL_REDISTRIBUTE)
-        json_object_set_new(o, "step", json_integer(e->step));
-    return o;
+    char buf[40];
+    if (!isfinite(x)) {
+        sb_put(b, "null");
+        return;
+    }
+    snprintf(buf, sizeof buf, "%.17g", x);
+    char *e = strchr(buf, 'e');
+    if (!e && !strchr(buf, '.')) {
+        strcat(buf, ".0");
+    } else if (e) {
+        char *start = e + 1, *end;
+        if (*start == '-')
+            start++;
+        end = start;
+        if (*end == '+')
+            end++;
+        while (*end == '0' && end[1] != '\0')
+            end++;
+        if (*start == '+' || end != start)
+            memmove(start, end, strlen(end) + 1);
+    }
+    sb_put(b, buf);
+}
+
+static void sb_int(sbuf_t *b, const char *key, long long v)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s%lld", key, v);
+    sb_put(b, buf);
+}
+
+/* Events and steps are written directly (the same text jansson would give, much faster). */
+static void sb_events(sbuf_t *b, const hc_schedule_t *s)
+{
+    sb_put(b, ",\n  \"events\": [");
+    for (size_t i = 0; i < s->n_events && !b->failed; i++) {
+        const hc_event_t *e = &s->events[i];
+        sb_put(b, i ? ",\n    " : "\n    ");
+        sb_int(b, "{\"src\":", e->src);
+        sb_int(b, ",\"dst\":", e->dst);
+        sb_put(b, ",\"start\":");
+        sb_real(b, e->start);
+        sb_put(b, ",\"end\":");
+        sb_real(b, e->end);
+        sb_int(b, ",\"bytes\":", (long long)e->bytes);
+        if (s->n_segments > 1)
+            sb_int(b, ",\"seg\":", e->seg);
+        if (s->parent2)
+            sb_int(b, ",\"tree\":", e->tree);
+        if (s->coll == HC_COLL_REDISTRIBUTE)
+            sb_int(b, ",\"step\":", e->step);
+        sb_put(b, "}");
+    }
+    sb_put(b, s->n_events ? "\n  ]" : "]");
+}
+
+static void sb_steps(sbuf_t *b, const hc_schedule_t *s)
+{
+    sb_put(b, ",\n  \"steps\": [");
+    for (size_t k = 0; k < s->n_steps && !b->failed; k++) {
+        const hc_step_t *st = &s->steps[k];
+        sb_put(b, k ? ",\n    {\"duration\":" : "\n    {\"duration\":");
+        sb_real(b, st->duration);
+        sb_put(b, ",\"transfers\":[");
+        for (size_t i = st->first; i < st->first + st->count && i < s->n_events; i++) {
+            const hc_event_t *e = &s->events[i];
+            sb_int(b, i > st->first ? ",{\"src\":" : "{\"src\":", e->src);
+            sb_int(b, ",\"dst\":", (long long)e->dst - s->n1);
+            sb_put(b, ",\"amount\":");
+            sb_real(b, e->end - e->start);
+            sb_int(b, ",\"bytes\":", (long long)e->bytes);
+            sb_put(b, "}");
+        }
+        sb_put(b, "]}");
+    }
+    sb_put(b, s->n_steps ? "\n  ]" : "]");
 }
 
 int hc_schedule_to_json(const hc_schedule_t *s, char **out)
@@ -180,35 +242,13 @@ int hc_schedule_to_json(const hc_schedule_t *s, char **out)
         }
         json_decref(extra);
     }
-    if (s->coll == HC_COLL_REDISTRIBUTE) {
-        json_t *steps = json_array();
-        for (size_t k = 0; steps && k < s->n_steps; k++) {
-            const hc_step_t *st = &s->steps[k];
-            json_t *o = json_object();
-            json_t *tr = json_array();
-            json_object_set_new(o, "duration", jreal(st->duration));
-            for (size_t i = st->first; i < st->first + st->count && i < s->n_events; i++) {
-                const hc_event_t *e = &s->events[i];
-                json_t *t = json_object();
-                json_object_set_new(t, "src", json_integer(e->src));
-                json_object_set_new(t, "dst", json_integer((json_int_t)e->dst - s->n1));
-                json_object_set_new(t, "amount", jreal(e->end - e->start));
-                json_object_set_new(t, "bytes", json_integer((json_int_t)e->bytes));
-                json_array_append_new(tr, t);
-            }
-            json_object_set_new(o, "transfers", tr);
-            json_array_append_new(steps, o);
-        }
-        json_object_set_new(root, "steps", steps);
-    }
-    json_t *events = json_array();
-    for (size_t i = 0; events && i < s->n_events; i++)
-        json_array_append_new(events, event_json(s, &s->events[i]));
-    json_object_set_new(root, "events", events);
-
     sbuf_t b = {0};
     sb_top(&b, root);
     json_decref(root);
+    if (s->coll == HC_COLL_REDISTRIBUTE)
+        sb_steps(&b, s);
+    sb_events(&b, s);
+    sb_put(&b, "\n}\n");
     if (b.failed || !b.buf) {
         free(b.buf);
         return hc__error(HC_ERR_NOMEM, "out of memory writing schedule JSON");
@@ -476,7 +516,10 @@ static int parse_root(const ctx_t *c, json_t *root, hc_schedule_t **out)
     } while (0)
     if (v)
         snprintf(s->algorithm, sizeof s->algorithm, "%s", json_string_value(v));
-    TRY(get_number(c, root, "makespan", "makespan", 1, &s->makespan));
+    if (json_is_null(json_object_get(root, "makespan")))
+        s->makespan = NAN; /* written for a makespan that could not be computed */
+    else
+        TRY(get_number(c, root, "makespan", "makespan", 1, &s->makespan));
     v = json_object_get(root, "lower_bound");
     if (!v)
         TRY(perr(c, "lower_bound", "missing (use null when unknown)"));

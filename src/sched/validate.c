@@ -75,6 +75,8 @@ static int check_structure(const hc_schedule_t *s)
         return BAD("structure: root %u out of range (P = %u)", s->root, s->P);
     if (s->coll == HC_COLL_BCAST && s->n_segments < 1)
         return BAD("structure: n_segments must be >= 1");
+    if (s->coll == HC_COLL_BCAST && s->n_segments > 1 && s->n_segments > s->n_events)
+        return BAD("segments: %u segments but only %zu events", s->n_segments, s->n_events);
     if (s->parent2 && !s->parent)
         return BAD("structure: a redundant tree (parent2) needs the original tree (parent)");
     if (!isfinite(s->makespan) || s->makespan < 0)
@@ -340,57 +342,141 @@ static int check_tree(const hc_schedule_t *s, const int32_t *parent, int t, cons
     return HC_OK;
 }
 
-static int validate_bcast(const hc_schedule_t *s)
+/* Whole-message size for the segment rules: the problem's msg_bytes; without a problem, the
+ * largest event when the events have different sizes (a hierarchical schedule's whole-message
+ * transfers), else 0 (every event is one segment). */
+static uint64_t whole_bytes(const hc_schedule_t *s, const hc_problem_t *pb)
+{
+    if (pb)
+        return pb->msg_bytes;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < s->n_events; i++) {
+        if (s->events[i].bytes < lo)
+            lo = s->events[i].bytes;
+        if (s->events[i].bytes > hi)
+            hi = s->events[i].bytes;
+    }
+    return s->n_events && lo != hi ? hi : 0;
+}
+
+/* Segments: with n_segments == 1 every event carries the whole message. With more, an event
+ * of msg_bytes carries the whole message (every segment), any other one segment `seg`. A
+ * non-root node must get, in each tree, either one whole-message event or distinct segments
+ * adding up to msg_bytes (all n_segments of them when msg_bytes is 0): clusters of a
+ * hierarchical broadcast may cut the message into different numbers of segments. A node sends
+ * a segment once it holds it (the root from time 0), the whole message once it holds all. */
+static int validate_bcast(const hc_schedule_t *s, const hc_problem_t *pb)
 {
     uint32_t P = s->P, S = s->n_segments;
     int T = s->parent2 ? 2 : 1;
+    uint64_t msg = whole_bytes(s, pb);
     size_t cells = (size_t)P * S;
     if (S && cells / S != P)
         return hc__error(HC_ERR_NOMEM, "validate: too many segments");
     size_t *recv = hc__malloc(cells * (size_t)T, sizeof *recv);
     double *has = hc__malloc(cells, sizeof *has);
-    if (!recv || !has) {
-        free(recv);
-        free(has);
-        return hc__error(HC_ERR_NOMEM, "out of memory validating");
+    size_t *whole = hc__malloc((size_t)P * T, sizeof *whole);
+    uint64_t *got = hc__calloc((size_t)P * T, sizeof *got);
+    uint32_t *nseg = hc__calloc((size_t)P * T, sizeof *nseg);
+    double *full = hc__malloc(P, sizeof *full);     /* when v holds the whole message */
+    double *wend = hc__malloc(P, sizeof *wend);     /* end of v's first whole receive */
+    double *segmax = hc__calloc(P, sizeof *segmax); /* last segment receive end */
+    int rc = HC_OK;
+    if (!recv || !has || !whole || !got || !nseg || !full || !wend || !segmax) {
+        rc = hc__error(HC_ERR_NOMEM, "out of memory validating");
+        goto done;
     }
     for (size_t x = 0; x < cells * (size_t)T; x++)
         recv[x] = SIZE_MAX;
     for (size_t x = 0; x < cells; x++)
         has[x] = INFINITY;
-    int rc = HC_OK;
+    for (size_t x = 0; x < (size_t)P * T; x++)
+        whole[x] = SIZE_MAX;
+    for (uint32_t v = 0; v < P; v++)
+        full[v] = wend[v] = INFINITY;
     for (size_t i = 0; i < s->n_events && rc == HC_OK; i++) {
         const hc_event_t *e = &s->events[i];
+        const char *tr = T > 1 ? (e->tree ? " in tree 1" : " in tree 0") : "";
         if (e->dst == s->root) {
             rc = BAD("receive: the root %u receives (event %zu from %u)", s->root, i, e->src);
             break;
         }
+        size_t vt = (size_t)e->tree * P + e->dst;
+        int is_whole = S == 1 || (msg > 0 && e->bytes == msg);
+        if (is_whole) {
+            if (whole[vt] != SIZE_MAX || nseg[vt]) {
+                rc = BAD("receive: node %u receives the message twice%s (event %zu%s)", e->dst, tr,
+                         i, whole[vt] != SIZE_MAX ? " repeats a whole-message receive" : "");
+                break;
+            }
+            whole[vt] = i;
+            if (e->end < wend[e->dst])
+                wend[e->dst] = e->end;
+        } else {
+            if (whole[vt] != SIZE_MAX) {
+                rc = BAD("receive: node %u receives the message twice%s (event %zu after the "
+                         "whole-message event %zu)",
+                         e->dst, tr, i, whole[vt]);
+                break;
+            }
+            got[vt] += e->bytes;
+            nseg[vt]++;
+            if (e->end > segmax[e->dst])
+                segmax[e->dst] = e->end;
+        }
         size_t key = (size_t)e->tree * cells + (size_t)e->dst * S + e->seg;
-        if (recv[key] != SIZE_MAX) {
+        if (!is_whole && recv[key] != SIZE_MAX) {
             rc = BAD("receive: node %u receives segment %u%s twice (events %zu and %zu)", e->dst,
-                     e->seg, T > 1 ? (e->tree ? " in tree 1" : " in tree 0") : "", recv[key], i);
+                     e->seg, tr, recv[key], i);
             break;
         }
-        recv[key] = i;
-        size_t h = (size_t)e->dst * S + e->seg;
-        if (e->end < has[h])
-            has[h] = e->end;
+        if (recv[key] == SIZE_MAX)
+            recv[key] = i;
+        if (!is_whole) {
+            size_t h = (size_t)e->dst * S + e->seg;
+            if (e->end < has[h])
+                has[h] = e->end;
+        }
     }
-    for (int t = 0; t < T && rc == HC_OK; t++)
-        for (uint32_t v = 0; v < P && rc == HC_OK; v++)
+    for (int t = 0; t < T && rc == HC_OK; t++) {
+        const char *tr = T > 1 ? (t ? " in tree 1" : " in tree 0") : "";
+        for (uint32_t v = 0; v < P && rc == HC_OK; v++) {
+            size_t vt = (size_t)t * P + v;
+            if (v == s->root || whole[vt] != SIZE_MAX)
+                continue;
+            if (msg > 0 && nseg[vt] > 0) {
+                if (got[vt] != msg)
+                    rc = BAD("receive: node %u receives %llu of the %llu bytes%s", v,
+                             (unsigned long long)got[vt], (unsigned long long)msg, tr);
+                continue;
+            }
             for (uint32_t g = 0; g < S && rc == HC_OK; g++)
-                if (v != s->root && recv[(size_t)t * cells + (size_t)v * S + g] == SIZE_MAX)
-                    rc = BAD("receive: node %u never receives segment %u%s", v, g,
-                             T > 1 ? (t ? " in tree 1" : " in tree 0") : "");
+                if (recv[(size_t)t * cells + (size_t)v * S + g] == SIZE_MAX)
+                    rc = BAD("receive: node %u never receives segment %u%s", v, g, tr);
+        }
+    }
+    /* when each node holds the whole message: its first whole receive, or its last segment */
+    for (uint32_t v = 0; v < P && rc == HC_OK; v++) {
+        full[v] = v == s->root ? 0 : wend[v];
+        if (v != s->root && nseg[v] > 0 && segmax[v] < full[v])
+            full[v] = segmax[v];
+    }
     for (size_t i = 0; i < s->n_events && rc == HC_OK; i++) {
         const hc_event_t *e = &s->events[i];
         if (e->src == s->root)
             continue;
-        double h = has[(size_t)e->src * S + e->seg];
+        int is_whole = S == 1 || (msg > 0 && e->bytes == msg);
+        double h = full[e->src];
+        if (!is_whole) {
+            double hs = has[(size_t)e->src * S + e->seg];
+            if (hs < h)
+                h = hs;
+        }
         if (!(e->start >= h - tol(h)))
-            rc = BAD("holder: event %zu: node %u sends segment %u to %u at %.17g but holds it "
-                     "only from %.17g",
-                     i, e->src, e->seg, e->dst, e->start, h);
+            rc = BAD("holder: event %zu: node %u sends %s%u to %u at %.17g but holds it only from "
+                     "%.17g",
+                     i, e->src, is_whole ? "the message, segment " : "segment ", e->seg, e->dst,
+                     e->start, h);
     }
     if (rc == HC_OK && s->parent) {
         size_t *first = hc__malloc(P, sizeof *first);
@@ -398,13 +484,22 @@ static int validate_bcast(const hc_schedule_t *s)
             rc = hc__error(HC_ERR_NOMEM, "out of memory validating");
         for (int t = 0; t < T && rc == HC_OK; t++) {
             for (uint32_t v = 0; v < P; v++)
-                first[v] = recv[(size_t)t * cells + (size_t)v * S];
+                first[v] = whole[(size_t)t * P + v] != SIZE_MAX
+                               ? whole[(size_t)t * P + v]
+                               : recv[(size_t)t * cells + (size_t)v * S];
             rc = check_tree(s, t ? s->parent2 : s->parent, t, first);
         }
         free(first);
     }
+done:
     free(recv);
     free(has);
+    free(whole);
+    free(got);
+    free(nseg);
+    free(full);
+    free(wend);
+    free(segmax);
     return rc;
 }
 
@@ -472,7 +567,7 @@ int hc_schedule_validate(const hc_schedule_t *s, const hc_problem_t *pb)
         HC__TRY(validate_redistribute(s, pb));
         break;
     case HC_COLL_BCAST:
-        HC__TRY(validate_bcast(s));
+        HC__TRY(validate_bcast(s, pb));
         break;
     case HC_COLL_REDUCE:
         HC__TRY(validate_reduce(s));

@@ -1,32 +1,31 @@
-/* Discrete-event replay of a schedule on a "true" problem
- * (include/hetcoll/sim.h).
+/* Discrete-event replay of a schedule on a "true" problem (include/hetcoll/sim.h).
  *
- * The replay is a longest-path computation over a dependency graph whose
- * vertices are the events:
- *   - order edges: consecutive events in a node's send order and in its receive
- * order (full-duplex 1-port; alltoall and bcast), or in its single
- * communication order (half-duplex; reduce). Orders are by planned start, ties
- * by event index.
- *   - data edges: bcast: the event that brings segment g to node u precedes
- * every send of g by u (the root holds everything at time 0); reduce: every
- * receive of u precedes u's send. Each event starts at the latest end of its
- * predecessors (0 without any) and lasts its true duration. Kahn's worklist
- * gives O(E log E) for the sort plus O(E) for the graph; events left
- * unprocessed sit on a cycle (a deadlock) and give HC_ERR_INVALID_SCHEDULE.
+ * The replay is a longest-path computation over a dependency graph whose vertices are the
+ * events:
+ *   - order edges: consecutive events in a node's send order and in its receive order
+ *     (full-duplex 1-port; alltoall and bcast), or in its single communication order
+ *     (half-duplex; reduce). Orders are by planned start, ties by event index.
+ *   - data edges: bcast: the event that brings segment g to node u (or the whole message)
+ *     precedes u's sends of g; a node that got the message as segments sends it whole after
+ *     all its receives; the root holds everything at time 0. An event of msg_bytes (or any
+ *     event when n_segments == 1) carries the whole message, others one segment.
+ *     reduce: every receive of u precedes u's send.
+ * Each event starts at the latest end of its predecessors (0 without any) and lasts its true
+ * duration. Kahn's worklist: O(E log E) for the sort, O(E + P * n_segments) for the graph;
+ * events left unprocessed sit on a cycle (a deadlock) and give HC_ERR_INVALID_SCHEDULE.
  *
- * Redistribution replays step by step: a step starts when the previous one ends
- * (barrier), its transfers start after beta (a node in several transfers of one
- * step does them one after the other in planned order), and the step ends with
- * its last transfer. A transfer's true duration is its planned amount, scaled
- * by truth_cost[i][j] / (sum of the planned amounts of message i -> j) when
- * that sum differs from the true cost by more than 1e-9 relative, so that a
- * plan replayed on its own problem keeps its amounts exactly.
+ * Redistribution replays step by step: a step starts when the previous one ends (barrier),
+ * its transfers start beta later (a node in several transfers of one step does them one after
+ * the other in planned order), and the step ends with its last transfer. A transfer's true
+ * duration is its planned amount, scaled by truth_cost[i][j] / (sum of the planned amounts of
+ * message i -> j) when that sum differs from the true cost by more than 1e-9 relative, so that
+ * a plan replayed on its own problem keeps its amounts exactly.
  *
- * Durations: true cost x error factor x slowdown. The error factor
- * max(error_floor, 1 + sigma N(0,1)) is drawn for every event in event index
- * order from hc_rng seeded with opts->seed (one normal, i.e. two uniforms, per
- * event), only when sigma > 0. The slowdown is the larger of the sender's and
- * the receiver's factors. */
+ * Durations: true cost (hc_problem_event_cost) x error factor x slowdown. The error factor
+ * max(error_floor, 1 + sigma N(0,1)) is drawn for every event in event index order from
+ * hc_rng seeded with opts->seed (one normal, i.e. two uniforms, per event), only when
+ * sigma > 0. The slowdown is the larger of the sender's and the receiver's factors.
+ * Schedules with a redundant tree (parent2) go to hc__simulate_ttcc (src/sim/sim_ttcc.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +133,9 @@ static int check_inputs(const hc_schedule_t *s, const hc_problem_t *truth, const
                                  "simulate: slowdown of node %u must be finite and > 0 (got %g)", i,
                                  o->slowdown[i]);
     }
+    if (s->coll == HC_COLL_BCAST && s->n_segments > 1 && s->n_segments > s->n_events)
+        return hc__error(HC_ERR_INVALID_SCHEDULE, "simulate: %u segments but only %zu events",
+                         s->n_segments, s->n_events);
     for (size_t i = 0; i < s->n_events; i++) {
         const hc_event_t *e = &s->events[i];
         if (e->src >= s->P || e->dst >= s->P || e->src == e->dst)
@@ -256,6 +258,7 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
     int half = s->coll == HC_COLL_REDUCE;
     int rc = HC_OK;
     size_t *order = NULL, *last_send = NULL, *last_recv = NULL, *first_recv = NULL;
+    size_t *whole_recv = NULL, *whole_send = NULL;
     size_t *indeg = NULL, *off = NULL, *adj = NULL, *work = NULL;
     double *ready = NULL;
     edges_t g = {0};
@@ -266,7 +269,7 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
         return rc;
     last_send = hc__malloc(P, sizeof *last_send);
     last_recv = hc__malloc(P, sizeof *last_recv);
-    g.cap = 3 * E + 1;
+    g.cap = 4 * E + 1;
     g.from = hc__malloc(g.cap, sizeof *g.from);
     g.to = hc__malloc(g.cap, sizeof *g.to);
     indeg = hc__calloc(E + 1, sizeof *indeg);
@@ -301,37 +304,69 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
     }
     /* data edges */
     if (s->coll == HC_COLL_BCAST) {
+        /* an event of msg_bytes (or any event when n_segments == 1) carries the whole
+         * message; others carry segment `seg` (see validate.c) */
+        uint64_t msg = truth->msg_bytes;
         if ((uint64_t)P * S > SIZE_MAX / sizeof(size_t)) {
             rc = hc__error(HC_ERR_NOMEM, "simulate: too many segments");
             goto done;
         }
         first_recv = hc__malloc((size_t)P * S, sizeof *first_recv);
-        if (!first_recv) {
+        whole_recv = hc__malloc(P, sizeof *whole_recv);
+        whole_send = hc__malloc(P, sizeof *whole_send);
+        if (!first_recv || !whole_recv || !whole_send) {
             rc = hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
             goto done;
         }
         for (size_t x = 0; x < (size_t)P * S; x++)
             first_recv[x] = SIZE_MAX;
+        for (uint32_t v = 0; v < P; v++)
+            whole_recv[v] = whole_send[v] = SIZE_MAX;
         for (size_t q = 0; q < E; q++) {
             size_t i = order[q];
             const hc_event_t *e = &s->events[i];
-            size_t key = (size_t)e->dst * S + e->seg;
-            if (first_recv[key] == SIZE_MAX)
-                first_recv[key] = i;
+            int whole = S == 1 || (msg > 0 && e->bytes == msg);
+            if (whole) {
+                if (whole_recv[e->dst] == SIZE_MAX)
+                    whole_recv[e->dst] = i;
+                if (whole_send[e->src] == SIZE_MAX)
+                    whole_send[e->src] = i;
+            } else {
+                size_t key = (size_t)e->dst * S + e->seg;
+                if (first_recv[key] == SIZE_MAX)
+                    first_recv[key] = i;
+            }
         }
+        size_t *nrecv = last_recv; /* reuse: receives per node */
+        for (uint32_t v = 0; v < P; v++)
+            nrecv[v] = 0;
+        for (size_t i = 0; i < E; i++)
+            nrecv[s->events[i].dst]++;
         for (size_t i = 0; i < E; i++) {
             const hc_event_t *e = &s->events[i];
+            int whole = S == 1 || (msg > 0 && e->bytes == msg);
             if (e->src == truth->root)
                 continue;
-            size_t dep = first_recv[(size_t)e->src * S + e->seg];
-            if (dep == SIZE_MAX) {
-                rc = hc__error(HC_ERR_INVALID_SCHEDULE,
-                               "simulate: event %zu: node %u sends segment %u that it never "
-                               "receives",
-                               i, e->src, e->seg);
-                goto done;
+            size_t dep = whole_recv[e->src];
+            if (!whole && first_recv[(size_t)e->src * S + e->seg] != SIZE_MAX)
+                dep = first_recv[(size_t)e->src * S + e->seg];
+            if (dep != SIZE_MAX) {
+                add_edge(&g, dep, i);
+                continue;
             }
-            add_edge(&g, dep, i);
+            if (whole && nrecv[e->src] > 0)
+                continue; /* after all its receives: edges added below */
+            rc = hc__error(HC_ERR_INVALID_SCHEDULE,
+                           "simulate: event %zu: node %u sends %s%u that it never receives", i,
+                           e->src, whole ? "the message, segment " : "segment ", e->seg);
+            goto done;
+        }
+        /* a node that gets the message as segments sends it whole after all its receives
+         * (its later whole sends follow the first one in its send order) */
+        for (size_t x = 0; x < E; x++) {
+            uint32_t u = s->events[x].dst;
+            if (u != truth->root && whole_recv[u] == SIZE_MAX && whole_send[u] != SIZE_MAX)
+                add_edge(&g, x, whole_send[u]);
         }
     } else if (s->coll == HC_COLL_REDUCE) {
         /* every receive of u precedes u's send(s) */
@@ -409,6 +444,8 @@ done:
     free(last_send);
     free(last_recv);
     free(first_recv);
+    free(whole_recv);
+    free(whole_send);
     free(g.from);
     free(g.to);
     free(indeg);

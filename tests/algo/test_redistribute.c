@@ -2,11 +2,13 @@
  * proves: validity of every step, cost <= 8/3 eta (Theorem 2), J weight-regular
  * (Proposition 2), every perfect matching of J holds exactly k edges of I (Lemma 1), OGGP's
  * matching is the max-min one (Proposition 4, brute force), Hopcroft-Karp = brute force. */
+// clang-format off
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 #include <stdio.h>
@@ -29,8 +31,8 @@ typedef struct inst {
 
 /* n1 x n2 matrix, each entry nonzero with probability dens; weights whole in [1, wmax] or real
  * in (0, wmax] (real != 0). */
-static void inst_random(inst_t *in, hc_rng_t *r, uint32_t n1, uint32_t n2, double dens,
-                        double wmax, int real, uint32_t k, double beta)
+static void inst_random(inst_t *in, hc_rng_t *r, uint32_t n1, uint32_t n2, double dens, double wmax,
+                        int real, uint32_t k, double beta)
 {
     assert_int_equal(hc_matrix_create(n1, n2, 0, &in->costs), HC_OK);
     for (uint32_t i = 0; i < n1; i++)
@@ -120,8 +122,8 @@ static double check_schedule(const inst_t *in, const hc_schedule_t *s, const cha
     assert_true(covered == s->n_events);
     for (size_t e = 0; e < (size_t)n1 * n2; e++) {
         if (fabs(got[e] - pb->costs->v[e]) > tol)
-            fail_msg("%s: message %zu -> %zu covered %.17g of %.17g", algo, e / n2, e % n2,
-                     got[e], pb->costs->v[e]);
+            fail_msg("%s: message %zu -> %zu covered %.17g of %.17g", algo, e / n2, e % n2, got[e],
+                     pb->costs->v[e]);
     }
     assert_true(fabs(s->makespan - cost) <= tol);
     double eta;
@@ -304,11 +306,11 @@ static void test_prop2_weight_regular(void **state)
 typedef struct brute {
     const hc__kpbs_t *J;
     const double *w;
-    uint8_t *used;    /* right vertices */
-    size_t count;     /* perfect matchings seen */
-    size_t limit;     /* stop after this many */
-    int bad_lemma1;   /* a perfect matching without exactly k edges of I */
-    double best_min;  /* max over perfect matchings of the smallest weight */
+    uint8_t *used;   /* right vertices */
+    size_t count;    /* perfect matchings seen */
+    size_t limit;    /* stop after this many */
+    int bad_lemma1;  /* a perfect matching without exactly k edges of I */
+    double best_min; /* max over perfect matchings of the smallest weight */
 } brute_t;
 
 static void brute_rec(brute_t *b, uint32_t u, uint32_t in_i, double mn)
@@ -348,7 +350,7 @@ static void brute_run(brute_t *b, const hc__kpbs_t *J, const double *w, size_t l
 
 typedef struct peel_ctx {
     int optimal;
-    int brute;         /* also brute-force the max-min value */
+    int brute; /* also brute-force the max-min value */
     size_t matchings;
     size_t brute_checks;
 } peel_ctx_t;
@@ -531,7 +533,8 @@ static void test_hopcroft_karp(void **state)
             assert_int_equal(hc__hk_init(&h, n1, n2, off, col), HC_OK);
             h.w = w;
             double thr = -1;
-            int ok = hc__hk_bottleneck(&h, &thr);
+            int ok = hc__hk_bottleneck(
+                &h, hc_rng_below(&r, 2) ? (double)(1 + hc_rng_below(&r, 5)) : 0, &thr);
             if (expect < 0) {
                 assert_int_equal(ok, 0);
             } else {

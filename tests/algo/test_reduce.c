@@ -2,11 +2,13 @@
  * oracle runs 003 Figure 3 literally, as an event loop written here), validity and replay of
  * every schedule, SNF never below the optimum, the Figure 6 family, the count condition
  * 2A + C <= n and the explicit pairing, error paths. */
-#include <cmocka.h>
-#include <setjmp.h>
+/* clang-format off */
 #include <stdarg.h>
 #include <stddef.h>
+#include <setjmp.h>
 #include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
 
 #include <math.h>
 #include <stdio.h>

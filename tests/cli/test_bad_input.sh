@@ -75,6 +75,13 @@ ROWS=$(cat <<'TABLE'
 2|--k|schedule redistribute --times @T@/cli/data/traffic3x2.txt --beta 1 --algo ggp
 2|frobnicate|platform frobnicate builtin:gusto
 1|root|schedule bcast --platform builtin:gusto --msg 1KiB --algo flat --root 99
+1|sent twice|validate --schedule @T@/cli/data/schedule_overlap.json
+1|at least 2 nodes|schedule reduce --times 5 --algo snf
+2|1,nan|schedule reduce --times 1,nan --algo snf
+2|1,inf|schedule reduce --times 1,inf --algo snf
+1|sent twice|validate --schedule @T@/cli/data/schedule_overlap.json --costs @T@/cli/data/costs2.txt
+1|nodes|validate --schedule @T@/cli/data/schedule_overlap.json --costs @T@/data/cli_costs4.txt
+1|cannot create|schedule alltoall --costs @T@/data/cli_costs4.txt -o /nonexistent-dir/out.json
 TABLE
 )
 

@@ -16,6 +16,7 @@ check() { # message, command...
         fail=1
     fi
 }
+# shellcheck disable=SC2317
 quiet() { "$@" >/dev/null; }
 field() { # label file -> value after the label
     sed -n "s/^$1 *\([^ ]*\).*/\1/p" "$2" | head -n1
@@ -61,6 +62,22 @@ for f in "$W/s.svg" "$W/b.svg"; do
     check "$(basename "$f") has rectangles" grep -q '<rect' "$f"
 done
 
+# a tampered schedule (one duration changed) is rejected with one line naming the event
+sed '0,/"end":1.0,/s//"end":1.25,/' "$W/s.json" >"$W/bad.json"
+"$BIN" validate --schedule "$W/bad.json" --costs "$C" >/dev/null 2>"$W/bad.err"
+check "validate rejects a tampered duration (exit 1)" test $? -eq 1
+check "... with one line naming event 0" \
+    test "$(wc -l <"$W/bad.err")" -eq 1 -a -n "$(grep 'event 0' "$W/bad.err")"
+
+# sizes: the suffixes mean what they say
+"$BIN" schedule bcast --platform "$T/cli/data/plat5.json" --msg 1MiB --algo flat >"$W/m1.txt"
+"$BIN" schedule bcast --platform "$T/cli/data/plat5.json" --msg 1048576 --algo flat >"$W/m2.txt"
+"$BIN" schedule bcast --platform "$T/cli/data/plat5.json" --msg 1MB --algo flat >"$W/m3.txt"
+"$BIN" schedule bcast --platform "$T/cli/data/plat5.json" --msg 1000000 --algo flat >"$W/m4.txt"
+check "--msg 1MiB = 1048576" cmp -s "$W/m1.txt" "$W/m2.txt"
+check "--msg 1MB = 1000000" cmp -s "$W/m3.txt" "$W/m4.txt"
+check "--msg 1MB != 1MiB" test "$(field 'makespan:' "$W/m1.txt")" != "$(field 'makespan:' "$W/m3.txt")"
+
 # every JSON output parses, when jq is around
 if command -v jq >/dev/null 2>&1; then
     check "schedule JSON parses (jq)" quiet jq -e '.events | length == 12' "$W/s.json"
@@ -100,6 +117,7 @@ for coll in alltoall bcast reduce redistribute; do
         "$BIN" simulate --schedule "$out" ${PROBLEM[$coll]} >"$W/sim.txt" 2>&1
         check "$coll $algo replay = plan" test "$(field 'planned makespan:' "$W/sim.txt")" = \
             "$(field 'simulated makespan:' "$W/sim.txt")" -a -n "$(field 'planned makespan:' "$W/sim.txt")"
+        # shellcheck disable=SC2086
         "$BIN" schedule "$coll" ${PROBLEM[$coll]} --algo "$algo" --time-limit 5 --format svg \
             -o "$W/x.svg" 2>/dev/null
         if command -v xmllint >/dev/null 2>&1; then

@@ -2,11 +2,12 @@
  * library's own collectives for every registered algorithm, skewed sizes, several roots,
  * MPI_INT / MPI_DOUBLE / a derived vector type, MPI_IN_PLACE, the schedule cache and bad
  * arguments. Every rank runs the same tests in the same order. */
-#include <cmocka.h>
-#include <setjmp.h>
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdarg.h>
 #include <stddef.h>
+#include <setjmp.h>
 #include <stdint.h>
+#include <cmocka.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,6 +330,26 @@ static void test_cache_hits(void **state)
     hc_comm_destroy(c);
 }
 
+/* TTCC with a slow rank: the rank sleeps before it forwards anything; its children get the
+ * message through the redundant tree, and everyone still ends with the root's bytes. */
+static void test_ttcc_slow_rank(void **state)
+{
+    (void)state;
+    const hc_algo_info_t *info;
+    if (size < 3 || hc_algo_find(HC_COLL_BCAST, "ttcc", &info) != HC_OK)
+        skip();
+    hc_comm_t *c = make_comm(12, HC_COLL_BCAST, "ttcc");
+    for (int slow = 1; slow < size && slow <= 3; slow++) {
+        char spec[32];
+        snprintf(spec, sizeof spec, "%d:0.2", slow);
+        setenv("HETCOLL_FAULT_DELAY", spec, 1);
+        check_bcast(c, 1 << 14, MPI_INT, sizeof(int), 0);
+        check_bcast(c, 1000, MPI_DOUBLE, sizeof(double), size - 1);
+        unsetenv("HETCOLL_FAULT_DELAY");
+    }
+    hc_comm_destroy(c);
+}
+
 static void test_bad_arguments(void **state)
 {
     (void)state;
@@ -373,6 +394,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_reduce_noncommutative_falls_back),
         cmocka_unit_test(test_redistribute_all_algorithms),
         cmocka_unit_test(test_cache_hits),
+        cmocka_unit_test(test_ttcc_slow_rank),
         cmocka_unit_test(test_bad_arguments),
     };
     /* Only rank 0 prints the cmocka report; every rank's result counts. */

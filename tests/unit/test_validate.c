@@ -368,7 +368,7 @@ static void test_bcast(void **state)
     x = clone(s);
     add(x, 3, 0, 2, 3);
     hc_schedule_finish(x);
-    expect_invalid(x, &pb, "node 0 receives segment 0 twice");
+    expect_invalid(x, &pb, "node 0 receives the message twice");
     hc_schedule_destroy(x);
 
     x = clone(s);

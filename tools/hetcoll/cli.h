@@ -77,7 +77,6 @@ int cmd_cluster(int argc, char **argv);  /* cmd_cluster.c */
 int cmd_forecast(int argc, char **argv); /* cmd_forecast.c */
 int cmd_probe(int argc, char **argv);    /* cmd_mpi.c: execs hetcoll-mpi */
 int cmd_monitor(int argc, char **argv);  /* cmd_mpi.c */
-int cmd_cluster(int argc, char **argv); /* cmd_cluster.c (network-information issue) */
 
 /* Experiments (exp_<name>.c), one row each in experiments.def. */
 #define HC_EXPERIMENT(ident, name, desc) int exp_##ident##_main(int argc, char **argv);

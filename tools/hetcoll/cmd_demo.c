@@ -104,6 +104,8 @@ done:
     return rc;
 }
 
+static int algo_width = 11; /* widest algorithm name, set by cmd_demo */
+
 typedef struct totals {
     int failed;
     size_t runs;
@@ -123,8 +125,8 @@ static void print_row(const char *plat, hc_coll_t coll, const char *algo, const 
     }
     if (!isnan(simulated))
         snprintf(sim, sizeof sim, "%.6g", simulated);
-    printf("%-10s %-12s %-16s %13s %13s %13s %8s  %s\n", plat, hc_coll_name(coll), algo, pred, sim,
-           lb, ratio, status);
+    printf("%-10s %-12s %-*s %13s %13s %13s %8s  %s\n", plat, hc_coll_name(coll), algo_width, algo,
+           pred, sim, lb, ratio, status);
     fflush(stdout);
 }
 
@@ -283,12 +285,16 @@ int cmd_demo(int argc, char **argv)
     printf("hetcoll demo: message %llu bytes, every registered algorithm, validated and "
            "simulated (sigma 0)\n\n",
            (unsigned long long)msg);
-    printf("%-10s %-12s %-16s %13s %13s %13s %8s  %s\n", "platform", "collective", "algorithm",
-           "predicted(s)", "simulated(s)", "lower bd(s)", "ratio", "valid");
+    for (size_t i = 0; i < hc_algo_count(); i++)
+        if ((int)strlen(hc_algo_get(i)->name) > algo_width)
+            algo_width = (int)strlen(hc_algo_get(i)->name);
+    printf("%-10s %-12s %-*s %13s %13s %13s %8s  %s\n", "platform", "collective", algo_width,
+           "algorithm", "predicted(s)", "simulated(s)", "lower bd(s)", "ratio", "valid");
     totals_t tot = {0, 0};
     for (size_t i = 0; i < n_specs; i++)
         run_platform(specs[i], msg, dir, &tot);
     printf("\n%zu schedules; SVG diagrams in %s/\n", tot.runs, dir);
+    fflush(stdout);
     if (tot.failed)
         fprintf(stderr, "hetcoll: demo: some algorithms failed (see the table)\n");
     return tot.failed ? CLI_ERROR : CLI_OK;

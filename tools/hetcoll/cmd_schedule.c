@@ -7,13 +7,18 @@
 
 #include "problem.h"
 
-static void help(FILE *f)
+static void help(FILE *f, int coll)
 {
     fprintf(f, "Usage: hetcoll schedule <alltoall|bcast|reduce|redistribute> [problem options]\n"
                "                        [--algo NAME] [--format text|json|svg] [-o FILE]\n\n"
                "Schedule one collective and print the schedule (events with start/end times,\n"
                "makespan and lower bound).\n\n");
-    cli_popts_help(f, -1);
+    cli_popts_help(f, coll);
+    if (coll >= 0) {
+        char names[1024];
+        hc_algo_names((hc_coll_t)coll, names, sizeof names);
+        fprintf(f, "Algorithms (%s): %s\n", hc_coll_name((hc_coll_t)coll), names);
+    }
     fprintf(f, "Algorithm:\n"
                "  -a, --algo NAME              algorithm (see 'hetcoll algorithms'); alltoall\n"
                "                               defaults to auto (or caterpillar)\n"
@@ -187,10 +192,18 @@ int cmd_schedule(int argc, char **argv)
         case 'o':
             output = optarg;
             break;
-        case 'h':
-            help(stdout);
+        case 'h': {
+            int only = -1; /* `schedule <coll> --help`: that collective's options only */
+            for (int i = 1; i < argc; i++) {
+                hc_coll_t c2;
+                if (argv[i][0] != '-' && hc_coll_parse(argv[i], &c2) == HC_OK)
+                    only = (int)c2;
+            }
+            hc_error_clear();
+            help(stdout, only);
             cli_popts_free(&o);
             return CLI_OK;
+        }
         case '?':
         case ':':
             cli_popts_free(&o);

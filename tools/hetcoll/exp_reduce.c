@@ -237,7 +237,7 @@ int exp_reduce_main(int argc, char **argv)
                 char pbuf[32] = "";
                 if (isfinite(pe))
                     snprintf(pbuf, sizeof pbuf, "%.2f", pe);
-                fprintf(csv, "%llu,%llu,%zu,%s,%.4f,%.4f,%.1f,%.1f,%.6f,%.6f,%zu,%.4f,%.4f,%.2f\n",
+                fprintf(csv, "%llu,%llu,%zu,%s,%.6f,%.6f,%.1f,%.6g,%.6f,%.6f,%zu,%.4f,%.4f,%.2f\n",
                         (unsigned long long)procs[i], (unsigned long long)classes[k], e->done, pbuf,
                         e->eff_sum / d, e->eff_min, e->nodes_sum / d, e->naive_sum / d,
                         e->time_sum / d, e->time_max, e->optimal,

@@ -17,7 +17,6 @@ static const command_t commands[] = {
     {"simulate", cmd_simulate, "replay a schedule on a (perturbed) network"},
     {"algorithms", cmd_algorithms, "list the registered algorithms"},
     {"demo", cmd_demo, "run every algorithm on the built-in platforms"},
-    {"cluster", cmd_cluster, "group a platform's nodes into logical clusters (004 §4.1)"},
     {"experiment", cmd_experiment, "reproduce the papers' experiments"},
     {"cluster", cmd_cluster, "logical clusters of a platform (Lowekamp, tolerance rho)"},
     {"forecast", cmd_forecast, "NWS-style forecasts of a measurement series"},

@@ -6,7 +6,8 @@
  *   reduce        --times T1,T2,... (C[i][j] = t(i)) | --platform SPEC --msg SIZE
  *                 (C[i][j] = t(i) = send_time_s of node i when set, else p2p(i, root, msg))
  *                 | --costs FILE; --root R (default 0)
- *   redistribute  --traffic FILE --d1 --d2 --backbone: rate = min(d1, d2), times = bytes/rate,
+ *   redistribute  --traffic FILE --d1 --d2 --backbone: rate = min(d1, d2, backbone),
+ *                 times = bytes/rate,
  *                 k = max(1, floor(backbone / rate)) capped at min(n1, n2) (--k overrides);
  *                 --traffic FILE --k K --speed S: times = bytes / S;
  *                 --times FILE --k K (seconds); and --beta SECONDS.
@@ -460,6 +461,9 @@ static int build_bcast(const cli_popts_t *o, const hc_schedule_t *hint, const ch
         p->pb.msg_bytes = msg ? msg : 1048576; /* only labels the events */
         if (o->platform && (rc = load_platform(o->platform, &p->plat)) != CLI_OK)
             return rc;
+        if (p->plat && hc_platform_size(p->plat) != p->pb.P)
+            return cli_error("%s: the platform has %u nodes but %s is %ux%u", o->platform,
+                             hc_platform_size(p->plat), o->costs, p->pb.P, p->pb.P);
         return CLI_OK;
     }
     if (!o->platform)
@@ -537,7 +541,7 @@ static int build_redistribute(const cli_popts_t *o, const hc_schedule_t *hint, c
             return cli_fail(st, o->traffic);
         double rate;
         if (o->have_d1 && o->have_d2 && o->have_backbone) {
-            rate = fmin(o->d1, o->d2);
+            rate = fmin(fmin(o->d1, o->d2), o->backbone); /* 001 §2.1: d = min(d1, d2, D) */
             double kk = floor(o->backbone / rate);
             k = kk < 1 ? 1 : (kk > UINT32_MAX ? UINT32_MAX : (uint32_t)kk);
             uint32_t cap = p->sizes->rows < p->sizes->cols ? p->sizes->rows : p->sizes->cols;

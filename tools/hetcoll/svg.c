@@ -127,9 +127,12 @@ int cli_svg_schedule(FILE *f, const hc_schedule_t *s, const char *title)
                 "</text>\n",
                 s->n1, s->n2, s->k, s->beta, s->n_steps);
     else
-        fprintf(f, "<text x=\"10\" y=\"58\" font-size=\"11\">one column per node, time downward;"
-                   " each rectangle is a send in the sender's column, labelled with its "
-                   "destination</text>\n");
+        fprintf(f,
+                "<text x=\"10\" y=\"58\" font-size=\"11\">one column per node, time downward;"
+                " each rectangle is a send in the sender's column, labelled with its "
+                "destination%s%s</text>\n",
+                s->coll == HC_COLL_BCAST && s->n_segments > 1 ? "; colour = segment" : "",
+                s->parent2 ? "; dark = redundant tree T1 (TTCC)" : "");
 
     /* redistribution steps: horizontal bands */
     for (size_t k = 0; s->coll == HC_COLL_REDISTRIBUTE && k < s->n_steps; k++) {

@@ -1,0 +1,247 @@
+/* `hetcoll experiment grid-bcast`: 004 (Barchet-Steffenel & Mounie) Figure 4, the
+ * inter-cluster broadcast heuristics on simulated grids. C clusters; between coordinators a
+ * per-pair latency U[1 ms, 15 ms] and bandwidth U[1, 100] MB/s, a 1 MB message; each cluster
+ * then broadcasts internally in T_k ~ U[200 ms, 3000 ms]. Heuristics: flat tree, FEF, ECEF,
+ * ECEF-LA, ECEF-LAt, ECEF-LAT (src/sched/bcast_common.c, hc__bcast_greedy, the same code the
+ * hierarchical schedules use). Timing as in the hierarchical schedule: a coordinator sends its
+ * inter-cluster messages one at a time (1-port), then its cluster's broadcast takes T_k; the
+ * makespan is the last cluster's completion. Seeded (--seed). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "cli.h"
+#include "sched/bcast_common.h"
+
+static void help(FILE *f)
+{
+    fprintf(f, "Usage: hetcoll experiment grid-bcast [--clusters LIST] [--trials N] [--msg SIZE]\n"
+               "                                     [--seed S] --out DIR\n\n"
+               "Reproduce 004 Figure 4: completion time of the inter-cluster broadcast\n"
+               "heuristics (flat, FEF, ECEF, ECEF-LA, ECEF-LAt, ECEF-LAT) on random grids:\n"
+               "inter-cluster latency U[1ms, 15ms], bandwidth U[1, 100] MB/s, intra-cluster\n"
+               "broadcast time T_k U[200ms, 3000ms]. Writes DIR/grid_bcast.csv and\n"
+               "DIR/grid_bcast.svg; prints the table.\n\n"
+               "Options:\n"
+               "  --intra MODE       when a cluster's broadcast starts: after-sends (default;\n"
+               "                     1-port, after the coordinator's inter-cluster sends, as\n"
+               "                     the hierarchical schedules do) or on-receipt (overlapped)\n"
+               "  --clusters LIST    cluster counts (default 2..50)\n"
+               "  --trials N         grids per cluster count (default 100)\n"
+               "  --msg SIZE         message size (default 1MB)\n"
+               "  --seed S           seed (default 1)\n"
+               "  --out DIR          output directory (created)\n"
+               "  -h, --help         this help\n\n"
+               "Example:\n"
+               "  hetcoll experiment grid-bcast --clusters 2..50 --trials 100 --out /tmp/grid\n");
+}
+
+/* Completion time of `rule` on C clusters. */
+static int evaluate(hc__gr_rule_t rule, uint32_t C, const double *c, const double *T,
+                    int on_receipt, uint32_t *from, uint32_t *to, double *port, double *recv,
+                    double *out)
+{
+    int rc = hc__bcast_greedy(rule, C, c, T, 0, from, to);
+    if (rc != HC_OK)
+        return rc;
+    for (uint32_t k = 0; k < C; k++)
+        port[k] = recv[k] = 0;
+    for (uint32_t i = 0; i + 1 < C; i++) {
+        uint32_t a = from[i], b = to[i];
+        double st = port[a] > recv[a] ? port[a] : recv[a];
+        double end = st + c[(size_t)a * C + b];
+        port[a] = end;
+        recv[b] = end;
+    }
+    double mk = 0;
+    for (uint32_t k = 0; k < C; k++) {
+        double d = (on_receipt || port[k] < recv[k] ? recv[k] : port[k]) + T[k];
+        if (d > mk)
+            mk = d;
+    }
+    *out = mk;
+    return HC_OK;
+}
+
+int exp_grid_bcast_main(int argc, char **argv)
+{
+    const char *cmd = "experiment grid-bcast";
+    static const struct option longopts[] = {
+        {"clusters", required_argument, NULL, 'c'}, {"trials", required_argument, NULL, 't'},
+        {"msg", required_argument, NULL, 'm'},      {"seed", required_argument, NULL, 's'},
+        {"out", required_argument, NULL, 'o'},      {"help", no_argument, NULL, 'h'},
+        {"intra", required_argument, NULL, 'i'},
+        {NULL, 0, NULL, 0}};
+    const char *cl_s = "2..50", *out = NULL;
+    uint64_t trials = 100, seed = 1, msg = 1000000;
+    int ch, on_receipt = 0;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'c':
+            cl_s = optarg;
+            break;
+        case 't':
+            if (cli_parse_u64(optarg, &trials) != 0 || trials == 0 || trials > 1000000)
+                return cli_usage_error(cmd, "--trials: expected an integer in 1..1000000, got '%s'",
+                                       optarg);
+            break;
+        case 'm':
+            if (cli_parse_size(optarg, &msg) != 0 || msg == 0)
+                return cli_usage_error(cmd, "--msg: expected a size > 0 (e.g. 1MB), got '%s'",
+                                       optarg);
+            break;
+        case 's':
+            if (cli_parse_u64(optarg, &seed) != 0)
+                return cli_usage_error(cmd, "--seed: expected an integer, got '%s'", optarg);
+            break;
+        case 'o':
+            out = optarg;
+            break;
+        case 'i':
+            if (strcmp(optarg, "after-sends") == 0)
+                on_receipt = 0;
+            else if (strcmp(optarg, "on-receipt") == 0)
+                on_receipt = 1;
+            else
+                return cli_usage_error(cmd, "--intra: expected after-sends or on-receipt, got '%s'",
+                                       optarg);
+            break;
+        case 'h':
+            help(stdout);
+            return CLI_OK;
+        default:
+            return cli_bad_option(cmd, optopt, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    if (!out)
+        return cli_usage_error(cmd, "--out DIR is required");
+    uint64_t *cls = NULL;
+    size_t nc = 0;
+    if (cli_parse_u64_list(cl_s, &cls, &nc) != 0 || nc == 0)
+        return cli_usage_error(cmd, "--clusters: expected a list like 2..50, got '%s'", cl_s);
+    int rc = CLI_OK;
+    uint64_t cmax = 0;
+    for (size_t i = 0; i < nc && rc == CLI_OK; i++) {
+        if (cls[i] < 2 || cls[i] > 1000)
+            rc = cli_usage_error(cmd, "--clusters: %llu out of range 2..1000",
+                                 (unsigned long long)cls[i]);
+        if (cls[i] > cmax)
+            cmax = cls[i];
+    }
+    if (rc == CLI_OK && mkdir(out, 0777) != 0 && errno != EEXIST)
+        rc = cli_error("%s: cannot create directory: %s", out, strerror(errno));
+    enum { NR = HC__GR_COUNT };
+    double *sums = rc == CLI_OK ? calloc(nc * NR, sizeof *sums) : NULL;
+    size_t *worst_flat = rc == CLI_OK ? calloc(nc, sizeof *worst_flat) : NULL;
+    double *c = rc == CLI_OK ? malloc(cmax * cmax * sizeof *c) : NULL;
+    double *T = rc == CLI_OK ? malloc(cmax * sizeof *T) : NULL;
+    double *port = rc == CLI_OK ? malloc(cmax * sizeof *port) : NULL;
+    double *recv = rc == CLI_OK ? malloc(cmax * sizeof *recv) : NULL;
+    uint32_t *from = rc == CLI_OK ? malloc(cmax * sizeof *from) : NULL;
+    uint32_t *to = rc == CLI_OK ? malloc(cmax * sizeof *to) : NULL;
+    if (rc == CLI_OK && (!sums || !worst_flat || !c || !T || !port || !recv || !from || !to))
+        rc = cli_error("out of memory");
+    size_t total = nc * (size_t)trials, done = 0;
+    for (size_t i = 0; i < nc && rc == CLI_OK; i++) {
+        uint32_t C = (uint32_t)cls[i];
+        hc_rng_t r;
+        hc_rng_seed(&r, seed * 1000003u + C);
+        for (uint64_t tr = 0; tr < trials && rc == CLI_OK; tr++) {
+            for (uint32_t a = 0; a < C; a++) {
+                T[a] = hc_rng_range(&r, 0.2, 3.0);
+                for (uint32_t b = 0; b < C; b++)
+                    c[(size_t)a * C + b] =
+                        a == b ? INFINITY
+                               : hc_rng_range(&r, 1e-3, 15e-3) +
+                                     (double)msg / hc_rng_range(&r, 1e6, 100e6);
+            }
+            double t[NR];
+            for (int q = 0; q < NR && rc == CLI_OK; q++) {
+                int lrc = evaluate((hc__gr_rule_t)q, C, c, T, on_receipt, from, to, port, recv, &t[q]);
+                if (lrc != HC_OK)
+                    rc = cli_fail(lrc, cmd);
+                sums[i * NR + (size_t)q] += t[q];
+            }
+            int flat_worst = 1;
+            for (int q = 1; q < NR; q++)
+                if (t[q] > t[HC__GR_FLAT] * (1 + 1e-12))
+                    flat_worst = 0;
+            worst_flat[i] += (size_t)flat_worst;
+            cli_progress("grid-bcast", ++done, total);
+        }
+    }
+    char path[4096];
+    FILE *csv = NULL;
+    if (rc == CLI_OK) {
+        snprintf(path, sizeof path, "%s/grid_bcast.csv", out);
+        csv = fopen(path, "w");
+        if (!csv)
+            rc = cli_error("%s: cannot create: %s", path, strerror(errno));
+    }
+    if (rc == CLI_OK) {
+        double Tn = (double)trials;
+        fprintf(csv, "clusters,trials");
+        for (int q = 0; q < NR; q++)
+            fprintf(csv, ",%s_s", hc__gr_name((hc__gr_rule_t)q));
+        fprintf(csv, ",flat_worst_pct\n");
+        printf("004 Fig. 4: mean completion time (s) of the inter-cluster heuristics, %llu grids "
+               "per row, intra-cluster broadcast %s\n",
+               (unsigned long long)trials, on_receipt ? "on receipt" : "after the inter-cluster sends");
+        printf("%8s", "clusters");
+        for (int q = 0; q < NR; q++)
+            printf(" %9s", hc__gr_name((hc__gr_rule_t)q));
+        printf(" %11s\n", "flat worst");
+        for (size_t i = 0; i < nc; i++) {
+            fprintf(csv, "%llu,%llu", (unsigned long long)cls[i], (unsigned long long)trials);
+            printf("%8llu", (unsigned long long)cls[i]);
+            for (int q = 0; q < NR; q++) {
+                fprintf(csv, ",%.9g", sums[i * NR + (size_t)q] / Tn);
+                printf(" %9.4f", sums[i * NR + (size_t)q] / Tn);
+            }
+            fprintf(csv, ",%.2f\n", 100.0 * (double)worst_flat[i] / Tn);
+            printf(" %10.1f%%\n", 100.0 * (double)worst_flat[i] / Tn);
+        }
+        fclose(csv);
+        double *x = malloc(nc * sizeof *x), *y = malloc(nc * NR * sizeof *y);
+        cli_series_t ser[NR];
+        if (!x || !y) {
+            rc = cli_error("out of memory");
+        } else {
+            for (size_t i = 0; i < nc; i++) {
+                x[i] = (double)cls[i];
+                for (int q = 0; q < NR; q++)
+                    y[(size_t)q * nc + i] = sums[i * NR + (size_t)q] / Tn;
+            }
+            for (int q = 0; q < NR; q++)
+                ser[q] = (cli_series_t){hc__gr_name((hc__gr_rule_t)q), y + (size_t)q * nc};
+            snprintf(path, sizeof path, "%s/grid_bcast.svg", out);
+            if (cli_plot_svg(path, "inter-cluster broadcast heuristics (004 Fig. 4)", "clusters",
+                             "completion time (s)", x, nc, ser, NR, 0) != 0)
+                rc = CLI_ERROR;
+            if (rc == CLI_OK)
+                printf("wrote %s/grid_bcast.csv, grid_bcast.svg\n", out);
+        }
+        free(x);
+        free(y);
+    }
+    free(sums);
+    free(worst_flat);
+    free(c);
+    free(T);
+    free(port);
+    free(recv);
+    free(from);
+    free(to);
+    free(cls);
+    return rc;
+}

@@ -1,0 +1,298 @@
+/* `hetcoll experiment ttcc`: 002 (Cha et al.) Figures 8-11. ECEF and TTCC broadcasts planned
+ * on a distorted cost matrix M1 = M0 x max(0.01, 1 + N(0, sigma)) (each ordered pair drawn
+ * independently) and replayed on the true matrix M0 (002 §3.3), with the TTCC switch cost
+ * alpha. M0: message 1 MB, per ordered pair latency U[10 us, 1 ms] and bandwidth
+ * U[10 KB/s, 200 MB/s] (002 §4). Output: mean execution time per (nodes, sigma) and the ratio
+ * of delay (P(E_sigma) - P(E_0)) / P(E_0) of each algorithm against its own sigma = 0 time.
+ * Everything is seeded (--seed); the same M0 is used for every sigma of a trial. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "cli.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "Usage: hetcoll experiment ttcc [--nodes LIST] [--sigma LIST] [--trials N]\n"
+            "                               [--alpha A] [--msg SIZE] [--seed S] --out DIR\n\n"
+            "Reproduce 002 Figures 8-11: ECEF and TTCC planned on a distorted cost matrix\n"
+            "(costs x (1 + N(0, sigma))) and replayed on the true one. Latency U[10us, 1ms],\n"
+            "bandwidth U[10KB/s, 200MB/s] per ordered pair. Writes DIR/ttcc.csv,\n"
+            "DIR/ttcc_time_nodes.svg (Figs. 8/10), DIR/ttcc_time_sigma.svg (Fig. 9) and\n"
+            "DIR/ttcc_delay.svg (Fig. 11); prints the table at the largest node count beside\n"
+            "the paper's numbers.\n\n"
+            "Options:\n"
+            "  --nodes LIST       node counts (default 10..100:10)\n"
+            "  --sigma LIST       error standard deviations (default 0,0.1,0.2,0.3,0.4,0.5)\n"
+            "  --trials N         cost matrices per node count (default 100; the paper: 1000)\n"
+            "  --alpha A          TTCC switch cost, fraction of the mean edge time (default 0)\n"
+            "  --msg SIZE         message size (default 1MB)\n"
+            "  --seed S           seed (default 1)\n"
+            "  --out DIR          output directory (created)\n"
+            "  -h, --help         this help\n\n"
+            "Example:\n"
+            "  hetcoll experiment ttcc --nodes 10..100:10 --sigma 0,0.1,0.2,0.3,0.4,0.5 "
+            "--trials 100 --alpha 0 --seed 1 --out /tmp/ttcc\n");
+}
+
+/* Plan `algo` on `plan`, replay on `truth`; *t = simulated makespan. */
+static int plan_and_replay(const hc_problem_t *plan, const hc_problem_t *truth, const char *algo,
+                           double alpha, double *t)
+{
+    hc_algo_opts_t o;
+    hc_algo_opts_default(&o);
+    o.alpha = alpha;
+    hc_schedule_t *s = NULL;
+    int rc = hc_schedule_compute(plan, algo, &o, &s);
+    hc_sim_result_t *r = NULL;
+    if (rc == HC_OK) {
+        hc_sim_opts_t so;
+        hc_sim_opts_default(&so);
+        so.alpha = alpha;
+        rc = hc_simulate(s, truth, &so, &r);
+    }
+    if (rc == HC_OK)
+        *t = r->makespan;
+    hc_sim_result_destroy(r);
+    hc_schedule_destroy(s);
+    return rc;
+}
+
+int exp_ttcc_main(int argc, char **argv)
+{
+    const char *cmd = "experiment ttcc";
+    static const struct option longopts[] = {
+        {"nodes", required_argument, NULL, 'n'}, {"sigma", required_argument, NULL, 'g'},
+        {"trials", required_argument, NULL, 't'}, {"alpha", required_argument, NULL, 'a'},
+        {"msg", required_argument, NULL, 'm'},    {"seed", required_argument, NULL, 's'},
+        {"out", required_argument, NULL, 'o'},    {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *nodes_s = "10..100:10", *sigma_s = "0,0.1,0.2,0.3,0.4,0.5", *out = NULL;
+    uint64_t trials = 100, seed = 1, msg = 1000000;
+    double alpha = 0;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            nodes_s = optarg;
+            break;
+        case 'g':
+            sigma_s = optarg;
+            break;
+        case 't':
+            if (cli_parse_u64(optarg, &trials) != 0 || trials == 0 || trials > 1000000)
+                return cli_usage_error(cmd, "--trials: expected an integer in 1..1000000, got '%s'",
+                                       optarg);
+            break;
+        case 'a':
+            if (cli_parse_double(optarg, &alpha) != 0 || alpha < 0)
+                return cli_usage_error(cmd, "--alpha: expected a number >= 0, got '%s'", optarg);
+            break;
+        case 'm':
+            if (cli_parse_size(optarg, &msg) != 0 || msg == 0)
+                return cli_usage_error(cmd, "--msg: expected a size > 0 (e.g. 1MB), got '%s'",
+                                       optarg);
+            break;
+        case 's':
+            if (cli_parse_u64(optarg, &seed) != 0)
+                return cli_usage_error(cmd, "--seed: expected an integer, got '%s'", optarg);
+            break;
+        case 'o':
+            out = optarg;
+            break;
+        case 'h':
+            help(stdout);
+            return CLI_OK;
+        default:
+            return cli_bad_option(cmd, optopt, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    if (!out)
+        return cli_usage_error(cmd, "--out DIR is required");
+    uint64_t *nodes = NULL;
+    double *sig = NULL;
+    size_t nn = 0, ns = 0;
+    if (cli_parse_u64_list(nodes_s, &nodes, &nn) != 0 || nn == 0)
+        return cli_usage_error(cmd, "--nodes: expected a list like 10..100:10, got '%s'", nodes_s);
+    if (cli_parse_double_list(sigma_s, &sig, &ns) != 0 || ns == 0) {
+        free(nodes);
+        return cli_usage_error(cmd, "--sigma: expected a list like 0,0.1,0.5, got '%s'", sigma_s);
+    }
+    int rc = CLI_OK;
+    for (size_t i = 0; i < nn && rc == CLI_OK; i++)
+        if (nodes[i] < 2 || nodes[i] > 2000)
+            rc = cli_usage_error(cmd, "--nodes: %llu out of range 2..2000",
+                                 (unsigned long long)nodes[i]);
+    for (size_t k = 0; k < ns && rc == CLI_OK; k++)
+        if (!(sig[k] >= 0) || sig[k] > 10)
+            rc = cli_usage_error(cmd, "--sigma: %g out of range 0..10", sig[k]);
+    size_t s0 = ns;
+    for (size_t k = 0; k < ns; k++)
+        if (sig[k] == 0)
+            s0 = k;
+    if (rc == CLI_OK && mkdir(out, 0777) != 0 && errno != EEXIST)
+        rc = cli_error("%s: cannot create directory: %s", out, strerror(errno));
+    /* sums[(i * ns + k) * 2 + a], a = 0 ECEF, 1 TTCC */
+    double *sums = rc == CLI_OK ? calloc(nn * ns * 2, sizeof *sums) : NULL;
+    if (rc == CLI_OK && !sums)
+        rc = cli_error("out of memory");
+    size_t total = nn * (size_t)trials, done = 0;
+    for (size_t i = 0; i < nn && rc == CLI_OK; i++) {
+        uint32_t P = (uint32_t)nodes[i];
+        hc_rng_t r;
+        hc_rng_seed(&r, seed * 1000003u + P);
+        hc_matrix_t *m0 = NULL, *m1 = NULL;
+        int lrc = hc_matrix_create(P, P, 0, &m0);
+        if (lrc == HC_OK)
+            lrc = hc_matrix_create(P, P, 0, &m1);
+        if (lrc != HC_OK)
+            rc = cli_fail(lrc, cmd);
+        for (uint64_t tr = 0; tr < trials && rc == CLI_OK; tr++) {
+            for (uint32_t a = 0; a < P; a++)
+                for (uint32_t b = 0; b < P; b++)
+                    if (a != b)
+                        HC_AT(m0, a, b) = hc_rng_range(&r, 10e-6, 1e-3) +
+                                          (double)msg / hc_rng_range(&r, 10e3, 200e6);
+            hc_problem_t truth, plan;
+            hc_problem_init(&truth, HC_COLL_BCAST);
+            truth.P = P;
+            truth.costs = m0;
+            truth.msg_bytes = msg;
+            truth.root = (uint32_t)hc_rng_below(&r, P);
+            plan = truth;
+            plan.costs = m1;
+            for (size_t k = 0; k < ns && rc == CLI_OK; k++) {
+                for (uint32_t a = 0; a < P; a++)
+                    for (uint32_t b = 0; b < P; b++) {
+                        double f = 1;
+                        if (sig[k] > 0)
+                            f = 1 + sig[k] * hc_rng_normal(&r);
+                        HC_AT(m1, a, b) = a == b ? 0 : HC_AT(m0, a, b) * (f < 0.01 ? 0.01 : f);
+                    }
+                double te = 0, tt = 0;
+                lrc = plan_and_replay(&plan, &truth, "ecef", alpha, &te);
+                if (lrc == HC_OK)
+                    lrc = plan_and_replay(&plan, &truth, "ttcc", alpha, &tt);
+                if (lrc != HC_OK) {
+                    rc = cli_fail(lrc, cmd);
+                    break;
+                }
+                sums[(i * ns + k) * 2 + 0] += te;
+                sums[(i * ns + k) * 2 + 1] += tt;
+            }
+            cli_progress("ttcc", ++done, total);
+        }
+        hc_matrix_destroy(m0);
+        hc_matrix_destroy(m1);
+    }
+    char path[4096];
+    FILE *csv = NULL;
+    if (rc == CLI_OK) {
+        snprintf(path, sizeof path, "%s/ttcc.csv", out);
+        csv = fopen(path, "w");
+        if (!csv)
+            rc = cli_error("%s: cannot create: %s", path, strerror(errno));
+    }
+    double T = (double)trials;
+#define MEAN(i, k, a) (sums[((i) * ns + (k)) * 2 + (a)] / T)
+#define DELAY(i, k, a) (s0 < ns ? 100 * (MEAN(i, k, a) - MEAN(i, s0, a)) / MEAN(i, s0, a) : NAN)
+    if (rc == CLI_OK) {
+        fprintf(csv, "nodes,sigma,trials,alpha,ecef_time_s,ttcc_time_s,ecef_delay_pct,"
+                     "ttcc_delay_pct\n");
+        for (size_t i = 0; i < nn; i++)
+            for (size_t k = 0; k < ns; k++)
+                fprintf(csv, "%llu,%g,%llu,%g,%.9g,%.9g,%.4f,%.4f\n", (unsigned long long)nodes[i],
+                        sig[k], (unsigned long long)trials, alpha, MEAN(i, k, 0), MEAN(i, k, 1),
+                        DELAY(i, k, 0), DELAY(i, k, 1));
+        fclose(csv);
+        size_t last = nn - 1;
+        printf("002 Fig. 11: N = %llu, %llu trials, alpha = %g; ratio of delay "
+               "(P(E_sigma) - P(E_0)) / P(E_0), paper in parentheses\n",
+               (unsigned long long)nodes[last], (unsigned long long)trials, alpha);
+        printf("%6s %14s %14s %16s %16s\n", "sigma", "ECEF time(s)", "TTCC time(s)", "ECEF delay",
+               "TTCC delay");
+        for (size_t k = 0; k < ns; k++) {
+            const char *pe = "", *pt = "";
+            if (fabs(sig[k] - 0.3) < 1e-9 && nodes[last] == 100) {
+                pe = " (55%)";
+                pt = " (49%)";
+            } else if (fabs(sig[k] - 0.4) < 1e-9 && nodes[last] == 100) {
+                pe = " (226%)";
+                pt = " (76%)";
+            }
+            char be[40], bt[40];
+            snprintf(be, sizeof be, "%.1f%%%s", DELAY(last, k, 0), pe);
+            snprintf(bt, sizeof bt, "%.1f%%%s", DELAY(last, k, 1), pt);
+            printf("%6g %14.6g %14.6g %16s %16s\n", sig[k], MEAN(last, k, 0), MEAN(last, k, 1),
+                   be, bt);
+        }
+        /* plots */
+        size_t nser = 2 * ns;
+        double *x = malloc(nn * sizeof *x), *xs = malloc(ns * sizeof *xs);
+        double *y = malloc(nser * nn * sizeof *y), *ys = malloc(4 * ns * sizeof *ys);
+        cli_series_t *ser = malloc((nser + 4) * sizeof *ser);
+        char(*names)[40] = malloc(nser * sizeof *names);
+        if (!x || !xs || !y || !ys || !ser || !names) {
+            rc = cli_error("out of memory");
+        } else {
+            for (size_t i = 0; i < nn; i++)
+                x[i] = (double)nodes[i];
+            for (size_t k = 0; k < ns; k++)
+                for (int a = 0; a < 2; a++) {
+                    size_t q = k * 2 + (size_t)a;
+                    for (size_t i = 0; i < nn; i++)
+                        y[q * nn + i] = MEAN(i, k, a);
+                    snprintf(names[q], sizeof names[q], "%s sigma=%g", a ? "TTCC" : "ECEF", sig[k]);
+                    ser[q] = (cli_series_t){names[q], y + q * nn};
+                }
+            snprintf(path, sizeof path, "%s/ttcc_time_nodes.svg", out);
+            if (cli_plot_svg(path, "ECEF vs TTCC execution time (002 Figs. 8, 10)", "nodes",
+                             "execution time (s)", x, nn, ser, nser, 0) != 0)
+                rc = CLI_ERROR;
+            for (size_t k = 0; k < ns; k++) {
+                xs[k] = sig[k];
+                ys[k] = MEAN(last, k, 0);
+                ys[ns + k] = MEAN(last, k, 1);
+                ys[2 * ns + k] = DELAY(last, k, 0);
+                ys[3 * ns + k] = DELAY(last, k, 1);
+            }
+            cli_series_t s2[4] = {{"ECEF", ys}, {"TTCC", ys + ns}, {"ECEF", ys + 2 * ns},
+                                  {"TTCC", ys + 3 * ns}};
+            snprintf(path, sizeof path, "%s/ttcc_time_sigma.svg", out);
+            if (rc == CLI_OK && cli_plot_svg(path, "execution time vs sigma (002 Fig. 9)", "sigma",
+                                             "execution time (s)", xs, ns, s2, 2, 0) != 0)
+                rc = CLI_ERROR;
+            snprintf(path, sizeof path, "%s/ttcc_delay.svg", out);
+            if (rc == CLI_OK && cli_plot_svg(path, "ratio of delay (002 Fig. 11)", "sigma",
+                                             "delay (%)", xs, ns, s2 + 2, 2, 0) != 0)
+                rc = CLI_ERROR;
+            if (rc == CLI_OK)
+                printf("wrote %s/ttcc.csv, ttcc_time_nodes.svg, ttcc_time_sigma.svg, "
+                       "ttcc_delay.svg\n",
+                       out);
+        }
+        free(x);
+        free(xs);
+        free(y);
+        free(ys);
+        free(ser);
+        free(names);
+    }
+#undef MEAN
+#undef DELAY
+    free(sums);
+    free(nodes);
+    free(sig);
+    return rc;
+}
