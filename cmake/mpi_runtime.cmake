@@ -23,3 +23,8 @@ if(HETCOLL_BUILD_TESTS)
       ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;ASAN_OPTIONS=detect_leaks=0")
   endforeach()
 endif()
+
+# Overhead benchmark (not a test): mpirun -np 8 bench/bench_mpi_overhead
+add_executable(bench_mpi_overhead ${PROJECT_SOURCE_DIR}/bench/mpi_overhead.c)
+target_link_libraries(bench_mpi_overhead PRIVATE hetcoll_mpi hetcoll_static)
+set_target_properties(bench_mpi_overhead PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)

@@ -46,7 +46,8 @@ int hc__lower_bound_reduce(const hc_problem_t *pb, double *out);
 int hc__simulate_ttcc(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_opts_t *opts,
                       hc_sim_result_t **out);
 /* TTCC makespan of a two-tree schedule replayed on its own event durations, alpha 0 (the planned
- * makespan; hc_schedule_finish uses it when parent2 is set). NAN when the replay fails. */
+ * makespan; hc_schedule_finish uses it when parent2 is set). When the schedule cannot be
+ * replayed (segmented, incomplete), the largest event end. */
 double hc__ttcc_makespan(const hc_schedule_t *s);
 /* Broadcast schedules mixing whole-message transfers with segments (src/sched/bcast_common.c):
  * the message size inferred from the segments (sum of each segment's smallest transfer), or

@@ -1,8 +1,8 @@
 /* auto: the CLI default for total exchange. Runs the fast algorithms, predicts each makespan
  * (exact: every alltoall schedule is timed with the replay rule, so the prediction is what the
  * simulator replays) and keeps the smallest; ties go to the earlier candidate.
- * Candidates, in order: openshop-lb (P <= 1024; its restart budget shrinks with P), openshop,
- * maxmatch and minmatch (P <= 64, where an O(P^4) series costs milliseconds), greedy.
+ * Candidates, in order: openshop-lb (P <= 512; its restart budget shrinks with P), openshop,
+ * maxmatch and minmatch (P <= 128, where an O(P^4) series costs at most ~0.1 s), greedy.
  * The note says which one won and by how much, e.g.
  *   "auto: openshop-lb 1.0012xLB beat openshop 1.0301xLB, maxmatch 1.0700xLB, ...".
  * Complexity: the sum of its candidates'. Guarantee: <= 2 LB (openshop is always a candidate,
@@ -19,10 +19,10 @@ typedef struct cand {
 } cand_t;
 
 static const cand_t cands[] = {
-    {"openshop-lb", hc__algo_alltoall_openshop_lb, 1024},
+    {"openshop-lb", hc__algo_alltoall_openshop_lb, 512},
     {"openshop", hc__algo_alltoall_openshop, UINT32_MAX},
-    {"maxmatch", hc__algo_alltoall_maxmatch, 64},
-    {"minmatch", hc__algo_alltoall_minmatch, 64},
+    {"maxmatch", hc__algo_alltoall_maxmatch, 128},
+    {"minmatch", hc__algo_alltoall_minmatch, 128},
     {"greedy", hc__algo_alltoall_greedy, UINT32_MAX},
 };
 #define N_CANDS (sizeof cands / sizeof cands[0])

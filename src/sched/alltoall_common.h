@@ -48,6 +48,15 @@ int hc__a2a_build(const hc_problem_t *pb, const hc__a2a_msg_t *list, size_t n, h
  * hc__a2a_count messages) and sets *n. O(P^4) worst case, much less with warm duals. */
 int hc__a2a_matching_series(const hc_matrix_t *c, int maximize, hc__a2a_msg_t *list, size_t *n);
 
+/* Improve an order by hill climbing on the critical path: swap two messages that follow each
+ * other on a critical path in one node's send or receive sequence (the N1 neighbourhood of shop
+ * scheduling; such a swap never creates a cycle... and cycles are rejected anyway), keep the swap
+ * when the makespan does not grow (at most 50 sideways moves in a row), stop after max_evals
+ * evaluations (O(n) each) or at the lower bound. The order is rewritten in start order and
+ * *makespan set to its replay-rule makespan (never above the input's). */
+int hc__a2a_polish(const hc_matrix_t *c, hc__a2a_msg_t *list, size_t n, size_t max_evals,
+                   hc_rng_t *rng, double *makespan);
+
 /* ---- the LB-driven dense list scheduler (alltoall_openshop_lb.c), shared with `auto` ---- */
 
 /* Options of one constructive run. */

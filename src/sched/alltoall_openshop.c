@@ -144,8 +144,7 @@ static uint32_t earliest_scan(const os_state_t *s, const uint64_t *R, const hc_m
 static uint32_t first_free_in(const os_state_t *s, const uint64_t *R, uint32_t from)
 {
     uint32_t W = s->W, w0 = from / 64;
-    for (uint32_t q = 0; q <= W; q++) {
-        uint32_t w = (w0 + q) % W;
+    for (uint32_t q = 0, w = w0; q <= W; q++, w = w + 1 == W ? 0 : w + 1) {
         uint64_t m = R[w] & s->freeset[w];
         if (q == 0)
             m &= ~(uint64_t)0 << (from % 64);
@@ -176,11 +175,11 @@ int hc__algo_alltoall_openshop(const hc_problem_t *pb, const hc_algo_opts_t *opt
     *out = NULL;
     const hc_matrix_t *c = pb->costs;
     uint32_t P = pb->P, W = (P + 63) / 64;
-    size_t cap = hc__a2a_count(c), n = 0;
+    size_t cap = hc__a2a_count(c);
+    hc_schedule_t *sched = NULL;
     os_state_t s = {0};
     s.P = P;
     s.W = W;
-    hc__a2a_msg_t *list = hc__malloc(cap + 1, sizeof *list);
     uint64_t *R = hc__calloc((size_t)P * W, sizeof *R);
     uint32_t *left = hc__calloc(P, sizeof *left);
     snd_t *sh = hc__malloc(P, sizeof *sh);
@@ -189,8 +188,12 @@ int hc__algo_alltoall_openshop(const hc_problem_t *pb, const hc_algo_opts_t *opt
     s.bpos = hc__malloc(P, sizeof *s.bpos);
     s.freeset = hc__calloc(W, sizeof *s.freeset);
     s.aux = hc__malloc(P + 1, sizeof *s.aux);
-    int rc = HC_OK;
-    if (!list || !R || !left || !sh || !s.ravail || !s.bheap || !s.bpos || !s.freeset || !s.aux) {
+    int rc = hc_schedule_create(HC_COLL_ALLTOALL, P, &sched);
+    if (rc == HC_OK)
+        rc = hc__grow((void **)&sched->events, &sched->cap_events, cap + 1, sizeof *sched->events);
+    if (rc != HC_OK)
+        goto done;
+    if (!R || !left || !sh || !s.ravail || !s.bheap || !s.bpos || !s.freeset || !s.aux) {
         rc = hc__error(HC_ERR_NOMEM, "openshop: out of memory (P=%u)", P);
         goto done;
     }
@@ -235,8 +238,9 @@ int hc__algo_alltoall_openshop(const hc_problem_t *pb, const hc_algo_opts_t *opt
         double start = t;
         if (j == UINT32_MAX) {
             /* All remaining receivers are busy. Few of them: scan their free times; many: walk
-             * the busy heap in time order, which meets one of them after ~P/left[i] steps. */
-            if ((double)left[i] * left[i] <= 4.0 * P)
+             * the busy heap in time order, which meets one of them after ~P/left[i] steps (a
+             * scan step costs far less than a walk step, hence the factor 64). */
+            if ((double)left[i] * left[i] <= 64.0 * P)
                 j = earliest_scan(&s, Ri, c, i);
             else
                 j = earliest_in(&s, Ri);
@@ -247,6 +251,15 @@ int hc__algo_alltoall_openshop(const hc_problem_t *pb, const hc_algo_opts_t *opt
             start = s.ravail[j];
         }
         double end = start + HC_AT(c, i, j);
+        /* the event's times are those of the replay rule: start = max(end of i's previous
+         * send, end of j's previous receive) */
+        hc_event_t *e = &sched->events[sched->n_events++];
+        memset(e, 0, sizeof *e);
+        e->src = i;
+        e->dst = j;
+        e->start = start;
+        e->end = end;
+        e->bytes = pb->sizes ? (uint64_t)HC_AT(pb->sizes, i, j) : pb->msg_bytes;
         s.ravail[j] = end;
         if (s.bpos[j] == UINT32_MAX) {
             s.freeset[j / 64] &= ~((uint64_t)1 << (j % 64));
@@ -257,7 +270,6 @@ int hc__algo_alltoall_openshop(const hc_problem_t *pb, const hc_algo_opts_t *opt
             bh_down(&s, s.bpos[j]);
         }
         Ri[j / 64] &= ~((uint64_t)1 << (j % 64));
-        list[n++] = (hc__a2a_msg_t){i, j};
         if (--left[i]) {
             uint32_t k = nh++;
             sh[k] = (snd_t){end, i};
@@ -270,9 +282,13 @@ int hc__algo_alltoall_openshop(const hc_problem_t *pb, const hc_algo_opts_t *opt
             }
         }
     }
-    rc = hc__a2a_build(pb, list, n, out);
+    sched->lower_bound = hc__a2a_lower_bound(c);
+    hc_schedule_finish(sched);
+    *out = sched;
+    sched = NULL;
 done:
-    free(list), free(R), free(left), free(sh), free(s.ravail), free(s.bheap), free(s.bpos);
+    hc_schedule_destroy(sched);
+    free(R), free(left), free(sh), free(s.ravail), free(s.bheap), free(s.bpos);
     free(s.freeset), free(s.aux);
     return rc;
 }

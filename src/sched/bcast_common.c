@@ -61,8 +61,8 @@ double hc__bb_done(const hc__bb_t *b, uint32_t v, uint32_t nseg)
     return d;
 }
 
-int hc__bb_send(hc__bb_t *b, uint32_t src, uint32_t dst, uint32_t seg, uint64_t bytes,
-                uint8_t tree, double *end)
+int hc__bb_send(hc__bb_t *b, uint32_t src, uint32_t dst, uint32_t seg, uint64_t bytes, uint8_t tree,
+                double *end)
 {
     if (seg >= b->nseg || src >= b->P || dst >= b->P)
         return hc__error(HC_ERR_INTERNAL, "broadcast planner: segment %u or node out of range",
@@ -70,8 +70,7 @@ int hc__bb_send(hc__bb_t *b, uint32_t src, uint32_t dst, uint32_t seg, uint64_t 
     double h = b->hold[(size_t)src * b->nseg + seg];
     if (!isfinite(h))
         return hc__error(HC_ERR_INTERNAL,
-                         "broadcast planner: node %u sends segment %u before holding it", src,
-                         seg);
+                         "broadcast planner: node %u sends segment %u before holding it", src, seg);
     hc_event_t e;
     memset(&e, 0, sizeof e);
     e.src = src;
@@ -104,8 +103,8 @@ int hc__bb_send(hc__bb_t *b, uint32_t src, uint32_t dst, uint32_t seg, uint64_t 
 /* ---------------------------------------------------------------- classics */
 
 static const char *const bc_names[HC__BC_COUNT] = {
-    "flat", "segmented-flat", "chain", "pipeline", "binary", "binomial", "segmented-binomial",
-    "scatter-collect"};
+    "flat",     "segmented-flat",     "chain",          "pipeline", "binary",
+    "binomial", "segmented-binomial", "scatter-collect"};
 
 const char *hc__bc_name(hc__bc_algo_t a)
 {
@@ -123,6 +122,20 @@ static uint32_t seg_count(uint64_t msg, uint64_t segbytes)
         return 1;
     uint64_t k = (msg + segbytes - 1) / segbytes;
     return k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
+}
+
+int hc__bcast_check_segment(const hc_problem_t *pb, const hc_algo_opts_t *opts)
+{
+    if (!opts || opts->segment_bytes == 0 || opts->segment_bytes >= pb->msg_bytes)
+        return HC_OK;
+    uint64_t k = (pb->msg_bytes + opts->segment_bytes - 1) / opts->segment_bytes;
+    if (k > HC__MAX_SEG_FORCED)
+        return hc__error(HC_ERR_VALUE,
+                         "bcast: segment size %llu B cuts the %llu B message into %llu segments "
+                         "(at most %u)",
+                         (unsigned long long)opts->segment_bytes, (unsigned long long)pb->msg_bytes,
+                         (unsigned long long)k, HC__MAX_SEG_FORCED);
+    return HC_OK;
 }
 
 uint32_t hc__bc_nseg(hc__bc_algo_t a, uint32_t n, uint64_t msg, uint64_t segbytes)
@@ -159,15 +172,14 @@ int hc__bc_run(hc__bb_t *b, hc__bc_algo_t a, const uint32_t *nodes, uint32_t n, 
         a = HC__BC_BINOMIAL; /* fewer bytes than pieces: no scatter */
     uint32_t k = hc__bc_nseg(a, n, m, segbytes);
     if (k > b->nseg)
-        return hc__error(HC_ERR_INTERNAL, "broadcast planner: %u segments, %u tracked", k,
-                         b->nseg);
+        return hc__error(HC_ERR_INTERNAL, "broadcast planner: %u segments, %u tracked", k, b->nseg);
     switch (a) {
     case HC__BC_FLAT:
     case HC__BC_SEG_FLAT:
         for (uint32_t s = 0; s < k; s++)
             for (uint32_t r = 1; r < n; r++)
-                HC__TRY(hc__bb_send(b, nodes[0], nodes[r], s, seg_bytes(m, segbytes, k, s), 0,
-                                    NULL));
+                HC__TRY(
+                    hc__bb_send(b, nodes[0], nodes[r], s, seg_bytes(m, segbytes, k, s), 0, NULL));
         for (uint32_t r = 1; r < n; r++)
             set_parent(parent, nodes[r], nodes[0]);
         return HC_OK;
@@ -175,8 +187,8 @@ int hc__bc_run(hc__bb_t *b, hc__bc_algo_t a, const uint32_t *nodes, uint32_t n, 
     case HC__BC_PIPELINE:
         for (uint32_t s = 0; s < k; s++)
             for (uint32_t r = 0; r + 1 < n; r++)
-                HC__TRY(hc__bb_send(b, nodes[r], nodes[r + 1], s, seg_bytes(m, segbytes, k, s),
-                                    0, NULL));
+                HC__TRY(hc__bb_send(b, nodes[r], nodes[r + 1], s, seg_bytes(m, segbytes, k, s), 0,
+                                    NULL));
         for (uint32_t r = 1; r < n; r++)
             set_parent(parent, nodes[r], nodes[r - 1]);
         return HC_OK;
@@ -328,11 +340,8 @@ static double virtual_cost(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes
     return v->last_cost;
 }
 
-static double predict_1port(const hc__plogp_t *q, hc__bc_algo_t a, uint64_t s, uint64_t *gap_cache_bytes,
-                            double *gap_cache)
+static double predict_1port(const hc__plogp_t *q, hc__bc_algo_t a, uint64_t s)
 {
-    (void)gap_cache_bytes;
-    (void)gap_cache;
     uint32_t n = q->n;
     uint64_t m = q->pb->msg_bytes;
     uint32_t k = hc__bc_nseg(a, n, m, s);
@@ -357,8 +366,8 @@ static double predict_1port(const hc__plogp_t *q, hc__bc_algo_t a, uint64_t s, u
     return r;
 }
 
-void hc__bc_choose(const hc__plogp_t *q, uint64_t fixed_seg, int whole_only,
-                   hc__bc_choice_t *best, hc__bc_choice_t *table)
+void hc__bc_choose(const hc__plogp_t *q, uint64_t fixed_seg, int whole_only, hc__bc_choice_t *best,
+                   hc__bc_choice_t *table)
 {
     uint64_t m = q->pb->msg_bytes;
     best->algo = HC__BC_BINOMIAL;
@@ -374,7 +383,7 @@ void hc__bc_choose(const hc__plogp_t *q, uint64_t fixed_seg, int whole_only,
         if (hc__bc_segmented((hc__bc_algo_t)a)) {
             if (fixed_seg > 0) {
                 c.seg = fixed_seg < m ? fixed_seg : m;
-                c.predicted = predict_1port(q, c.algo, c.seg, NULL, NULL);
+                c.predicted = predict_1port(q, c.algo, c.seg);
             } else {
                 for (uint64_t i = 0; i < 63; i++) {
                     uint64_t s = (m + (1ull << i) - 1) >> i; /* ceil(m / 2^i) */
@@ -382,7 +391,7 @@ void hc__bc_choose(const hc__plogp_t *q, uint64_t fixed_seg, int whole_only,
                         break;
                     if (seg_count(m, s) > HC__MAX_SEG)
                         break;
-                    double t = predict_1port(q, c.algo, s, NULL, NULL);
+                    double t = predict_1port(q, c.algo, s);
                     if (t < c.predicted) {
                         c.predicted = t;
                         c.seg = s;
@@ -392,7 +401,7 @@ void hc__bc_choose(const hc__plogp_t *q, uint64_t fixed_seg, int whole_only,
                 }
             }
         } else {
-            c.predicted = predict_1port(q, c.algo, m, NULL, NULL);
+            c.predicted = predict_1port(q, c.algo, m);
         }
         if (table)
             table[a] = c;
@@ -403,8 +412,8 @@ void hc__bc_choose(const hc__plogp_t *q, uint64_t fixed_seg, int whole_only,
 
 /* ---------------------------------------------------------------- greedy heuristics */
 
-static const char *const gr_names[HC__GR_COUNT] = {"flat",   "fef",     "ecef",
-                                                    "ecef-la", "ecef-lat", "ecef-laT"};
+static const char *const gr_names[HC__GR_COUNT] = {"flat",    "fef",      "ecef",
+                                                   "ecef-la", "ecef-lat", "ecef-laT"};
 
 const char *hc__gr_name(hc__gr_rule_t r)
 {
@@ -480,8 +489,9 @@ int hc__bcast_greedy(hc__gr_rule_t rule, uint32_t n, const double *c, const doub
             }
         }
         if (bi == n) {
-            rc = hc__error(HC_ERR_VALUE, "broadcast heuristic %s: no usable edge reaches the "
-                                         "remaining nodes",
+            rc = hc__error(HC_ERR_VALUE,
+                           "broadcast heuristic %s: no usable edge reaches the "
+                           "remaining nodes",
                            hc__gr_name(rule));
             break;
         }
@@ -793,6 +803,7 @@ int hc__bcast_hier_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts, 
         return hc__error(HC_ERR_UNSUPPORTED,
                          "hierarchical broadcast: the problem has no platform (clusters come "
                          "from its labels); use --hierarchy none");
+    HC__TRY(hc__bcast_check_segment(pb, opts));
     hier_t h;
     HC__TRY(hier_init(&h, pb));
     uint64_t m = pb->msg_bytes, best_seg = m;
@@ -801,14 +812,16 @@ int hc__bcast_hier_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts, 
     uint32_t nseg = 1;
     /* common segment size: the forced one, else the best of s = m/2^i */
     for (uint64_t i = 0; i < 63 && rc == HC_OK; i++) {
-        uint64_t sg = opts && opts->segment_bytes ? opts->segment_bytes : (m + (1ull << i) - 1) >> i;
+        uint64_t sg =
+            opts && opts->segment_bytes ? opts->segment_bytes : (m + (1ull << i) - 1) >> i;
         if (sg == 0)
             break;
         if (sg > m)
             sg = m;
-        if (i > 0 && !(opts && opts->segment_bytes) && sg == ((m + (1ull << (i - 1)) - 1) >> (i - 1)))
+        if (i > 0 && !(opts && opts->segment_bytes) &&
+            sg == ((m + (1ull << (i - 1)) - 1) >> (i - 1)))
             break;
-        if (seg_count(m, sg) > HC__MAX_SEG)
+        if (!(opts && opts->segment_bytes) && seg_count(m, sg) > HC__MAX_SEG)
             break;
         double t = INFINITY;
         rc = hier_choose(&h, sg, &nseg);
@@ -918,11 +931,12 @@ void hc__bcast_set_seg_bound(const hc_problem_t *pb, hc_schedule_t *s)
 
 /* ---------------------------------------------------------------- classic schedules */
 
-int hc__bcast_classic_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                               hc__bc_algo_t a, hc_schedule_t **out)
+int hc__bcast_classic_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc__bc_algo_t a,
+                               hc_schedule_t **out)
 {
     uint32_t P = pb->P;
     *out = NULL;
+    HC__TRY(hc__bcast_check_segment(pb, opts));
     uint32_t *nodes = hc__malloc(P, sizeof *nodes);
     if (!nodes)
         return hc__error(HC_ERR_NOMEM, "out of memory in the broadcast");

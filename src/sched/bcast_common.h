@@ -36,8 +36,8 @@ void hc__bb_give_all(hc__bb_t *b, uint32_t v, double t);
 double hc__bb_done(const hc__bb_t *b, uint32_t v, uint32_t nseg);
 /* Add transfer src -> dst of segment `seg` (`bytes` bytes) at the earliest time; *end (may be
  * NULL) gets its end. HC_ERR_INTERNAL when src does not hold the segment yet. */
-int hc__bb_send(hc__bb_t *b, uint32_t src, uint32_t dst, uint32_t seg, uint64_t bytes,
-                uint8_t tree, double *end);
+int hc__bb_send(hc__bb_t *b, uint32_t src, uint32_t dst, uint32_t seg, uint64_t bytes, uint8_t tree,
+                double *end);
 
 /* Classic algorithms of 004 Table 1, run on a subset of nodes. */
 typedef enum {
@@ -66,8 +66,8 @@ int hc__bc_run(hc__bb_t *b, hc__bc_algo_t a, const uint32_t *nodes, uint32_t n, 
 
 /* A classic on the whole problem, ranks = root, root+1, ... (mod P); segment size
  * opts->segment_bytes, or the best predicted one for this algorithm. */
-int hc__bcast_classic_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                               hc__bc_algo_t a, hc_schedule_t **out);
+int hc__bcast_classic_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc__bc_algo_t a,
+                               hc_schedule_t **out);
 
 /* pLogP parameters of a (homogeneous) group of nodes: L = mean latency, g(x) = mean of
  * p2p(x) - L over the ordered pairs (the problem's model); without a platform L = 0 and
@@ -86,6 +86,10 @@ double hc__bc_predict(const hc__plogp_t *q, hc__bc_algo_t a, uint64_t s);
 
 /* Best prediction over the algorithms and segment sizes s = m/2^i (k <= HC__MAX_SEG). */
 #define HC__MAX_SEG 1024u
+/* A forced segment size (opts->segment_bytes) may cut the message into at most this many. */
+#define HC__MAX_SEG_FORCED 65536u
+/* HC_ERR_VALUE naming the sizes when opts->segment_bytes gives more than HC__MAX_SEG_FORCED. */
+int hc__bcast_check_segment(const hc_problem_t *pb, const hc_algo_opts_t *opts);
 typedef struct hc__bc_choice {
     hc__bc_algo_t algo;
     uint64_t seg;
@@ -95,8 +99,8 @@ typedef struct hc__bc_choice {
  * transfer lasts L + g(x) (the 1-port reading of pLogP; see docs/design.md). table (may be
  * NULL): HC__BC_COUNT entries, the best segment size of each algorithm. fixed_seg > 0 forces the
  * segment size; whole_only skips the algorithms that split the message (predicted = INFINITY). */
-void hc__bc_choose(const hc__plogp_t *q, uint64_t fixed_seg, int whole_only,
-                   hc__bc_choice_t *best, hc__bc_choice_t *table);
+void hc__bc_choose(const hc__plogp_t *q, uint64_t fixed_seg, int whole_only, hc__bc_choice_t *best,
+                   hc__bc_choice_t *table);
 
 /* Greedy edge-selection heuristics on n nodes (002 §2, 004 §5.2). c: n x n costs (INFINITY =
  * forbidden edge); T: per-node extra time (intra-cluster broadcast) or NULL (zeros); rt0: initial

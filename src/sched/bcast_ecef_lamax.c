@@ -6,8 +6,10 @@
  * (bcast_common.c, hc__bcast_hier_schedule); otherwise it runs on the nodes themselves. */
 #include "bcast_common.h"
 
-int hc__algo_bcast_ecef_lamax(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
-int hc__algo_bcast_ecef_lamax(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
+int hc__algo_bcast_ecef_lamax(const hc_problem_t *pb, const hc_algo_opts_t *opts,
+                              hc_schedule_t **out);
+int hc__algo_bcast_ecef_lamax(const hc_problem_t *pb, const hc_algo_opts_t *opts,
+                              hc_schedule_t **out)
 {
     return hc__bcast_hetero(pb, opts, HC__GR_ECEF_LAT, out);
 }

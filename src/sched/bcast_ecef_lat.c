@@ -1,12 +1,13 @@
-/* `ecef-lat` broadcast: ECEF with look-ahead F_j = min_k (c_jk + T_k), T_k the intra-cluster broadcast time.
- * Source: 004 §5.2 (ECEF-LAt).
- * Complexity / guarantee: O(C^3) for C clusters. No approximation guarantee. At node level (no hierarchy) T = 0 and it equals ecef-la.
- * With a hierarchy (opts->hierarchy = 1, or -1 and a platform with >= 2 cluster labels) the
- * heuristic joins the cluster coordinators and each cluster then runs its model-best classic
- * (bcast_common.c, hc__bcast_hier_schedule); otherwise it runs on the nodes themselves. */
+/* `ecef-lat` broadcast: ECEF with look-ahead F_j = min_k (c_jk + T_k), T_k the intra-cluster
+ * broadcast time. Source: 004 §5.2 (ECEF-LAt). Complexity / guarantee: O(C^3) for C clusters. No
+ * approximation guarantee. At node level (no hierarchy) T = 0 and it equals ecef-la. With a
+ * hierarchy (opts->hierarchy = 1, or -1 and a platform with >= 2 cluster labels) the heuristic
+ * joins the cluster coordinators and each cluster then runs its model-best classic (bcast_common.c,
+ * hc__bcast_hier_schedule); otherwise it runs on the nodes themselves. */
 #include "bcast_common.h"
 
-int hc__algo_bcast_ecef_lat(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
+int hc__algo_bcast_ecef_lat(const hc_problem_t *pb, const hc_algo_opts_t *opts,
+                            hc_schedule_t **out);
 int hc__algo_bcast_ecef_lat(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     return hc__bcast_hetero(pb, opts, HC__GR_ECEF_LAt, out);

@@ -20,6 +20,7 @@ int hc__algo_bcast_model_best(const hc_problem_t *pb, const hc_algo_opts_t *opts
 {
     uint32_t P = pb->P;
     *out = NULL;
+    HC__TRY(hc__bcast_check_segment(pb, opts));
     uint32_t *nodes = hc__malloc(P, sizeof *nodes);
     if (!nodes)
         return hc__error(HC_ERR_NOMEM, "out of memory in model-best");
@@ -63,9 +64,8 @@ int hc__algo_bcast_model_best(const hc_problem_t *pb, const hc_algo_opts_t *opts
     for (int a = 0; a < HC__BC_COUNT; a++) {
         double t1 = hc__bc_predict(&q, (hc__bc_algo_t)a, table[a].seg);
         len += (size_t)snprintf(note + len, cap - len, "  %-20s %12llu %14.6g %14.6g%s\n",
-                                hc__bc_name((hc__bc_algo_t)a),
-                                (unsigned long long)table[a].seg, t1, table[a].predicted,
-                                a == (int)best.algo ? "  <- chosen" : "");
+                                hc__bc_name((hc__bc_algo_t)a), (unsigned long long)table[a].seg, t1,
+                                table[a].predicted, a == (int)best.algo ? "  <- chosen" : "");
         jl += (size_t)snprintf(js + jl, cap - jl,
                                "%s{\"algorithm\":\"%s\",\"segment\":%llu,\"table1_s\":%.9g,"
                                "\"predicted_s\":%.9g}",

@@ -37,7 +37,7 @@ typedef struct bnb {
     double *sig;              /* relaxed starts of the remaining positions */
     double best;
     int have_best;
-    double nodes;
+    double nodes, leaves; /* search nodes generated; complete orders reached */
     double open_lb;
     int aborted;
     double t0, limit;
@@ -148,6 +148,7 @@ static void dfs(bnb_t *b, uint32_t d, double lb_self)
 {
     if (d == b->m) {
         double mk = b->cs[d - 1];
+        b->leaves += 1;
         if (!b->have_best || mk < b->best) {
             b->best = mk;
             b->have_best = 1;
@@ -188,7 +189,7 @@ static void dfs(bnb_t *b, uint32_t d, double lb_self)
         insert_completion(b, d, st + v, v);
         double lb = bound(b, d + 1);
         if (better(b, lb))
-            dfs(b, d + 1, lb);
+            dfs(b, d + 1, lb > lb_self ? lb : lb_self); /* ancestors bound it too */
         remove_completion(b, d + 1, st + v, v);
         b->rem[c]++;
         if (b->aborted && b->have_best) {
@@ -304,12 +305,21 @@ int hc__algo_reduce_bnb(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_s
     s->search.efficiency = 1 - b.nodes / naive;
     s->search.optimal = !b.aborted;
     double mk = s->makespan;
+    {
+        char js[96];
+        snprintf(js, sizeof js, "{\"search_leaves\": %.0f}", b.leaves);
+        s->extra_json = hc__strdup(js);
+        if (!s->extra_json) {
+            rc = hc__error(HC_ERR_NOMEM, "bnb: out of memory");
+            goto done;
+        }
+    }
     if (!b.aborted) {
         s->search.best_lower_bound = mk;
         rc = hc_schedule_set_note(s,
-                                  "bnb: optimal; %.0f nodes visited of %.0f orders (%u speed "
-                                  "classes), efficiency %.4f %%",
-                                  b.nodes, naive, b.K, 100 * s->search.efficiency);
+                                  "bnb: optimal; %.0f nodes visited (%.0f complete orders) of "
+                                  "%.0f orders (%u speed classes), efficiency %.4f %%",
+                                  b.nodes, b.leaves, naive, b.K, 100 * s->search.efficiency);
     } else {
         double lb = b.open_lb < mk ? b.open_lb : mk;
         double plb;
@@ -322,6 +332,10 @@ int hc__algo_reduce_bnb(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_s
                                   b.limit, b.nodes, mk, lb, lb > 0 ? 100 * (mk - lb) / lb : 0.0);
     }
 done:
+    if (rc != HC_OK && *out) {
+        hc_schedule_destroy(*out);
+        *out = NULL;
+    }
     free(t);
     free(times);
     free(work);

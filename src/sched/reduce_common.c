@@ -311,3 +311,79 @@ double hc__reduce_now(void)
         return (double)clock() / CLOCKS_PER_SEC;
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
+
+int hc__reduce_pq_list(const hc_problem_t *pb, const uint32_t *order, hc_schedule_t **out)
+{
+    *out = NULL;
+    uint32_t P = pb->P, m = P - 1;
+    double *ready = hc__calloc(P, sizeof *ready);
+    uint32_t *pos = hc__malloc(P, sizeof *pos);
+    hc_schedule_t *s = NULL;
+    int rc = HC_OK;
+    if (!ready || !pos) {
+        rc = hc__error(HC_ERR_NOMEM, "reduce: out of memory (P = %u)", P);
+        goto done;
+    }
+    for (uint32_t k = 0; k < m; k++)
+        pos[order[k]] = k;
+    pos[pb->root] = UINT32_MAX;
+    rc = hc_schedule_create(HC_COLL_REDUCE, P, &s);
+    if (rc != HC_OK)
+        goto done;
+    s->root = pb->root;
+    for (uint32_t k = 0; k < m && rc == HC_OK; k++) {
+        uint32_t src = order[k], best = UINT32_MAX;
+        double best_end = INFINITY;
+        for (uint32_t r = 0; r < P; r++) {
+            if (r == src || (r != pb->root && pos[r] <= k))
+                continue;
+            double st = ready[src] > ready[r] ? ready[src] : ready[r];
+            double en = st + HC_AT(pb->costs, src, r);
+            if (best == UINT32_MAX || en < best_end || (en == best_end && pos[r] > pos[best])) {
+                best = r;
+                best_end = en;
+            }
+        }
+        hc_event_t e;
+        memset(&e, 0, sizeof e);
+        e.src = src;
+        e.dst = best;
+        e.start = ready[src] > ready[best] ? ready[src] : ready[best];
+        e.end = e.start + HC_AT(pb->costs, src, best);
+        e.bytes = pb->sizes ? (uint64_t)HC_AT(pb->sizes, src, best) : pb->msg_bytes;
+        ready[best] = e.end;
+        rc = hc_schedule_add_event(s, &e);
+    }
+    if (rc != HC_OK)
+        goto done;
+    hc_schedule_finish(s);
+    *out = s;
+    s = NULL;
+done:
+    hc_schedule_destroy(s);
+    free(ready);
+    free(pos);
+    return rc;
+}
+
+int hc__reduce_pq_snf_order(const hc_problem_t *pb, uint32_t *order)
+{
+    uint32_t P = pb->P, m = 0;
+    tnode_t *tmp = hc__malloc(P, sizeof *tmp);
+    if (!tmp)
+        return hc__error(HC_ERR_NOMEM, "reduce: out of memory (P = %u)", P);
+    for (uint32_t i = 0; i < P; i++) {
+        if (i == pb->root)
+            continue;
+        double sum = 0;
+        for (uint32_t j = 0; j < P; j++)
+            if (j != i)
+                sum += HC_AT(pb->costs, i, j);
+        tmp[m++] = (tnode_t){sum / (P - 1), i};
+    }
+    qsort(tmp, m, sizeof *tmp, by_slowest);
+    for (uint32_t q = 0; q < m; q++)
+        order[q] = tmp[q].id;
+    free(tmp);
+    return HC_OK;
+}

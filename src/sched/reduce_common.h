@@ -42,4 +42,14 @@ void hc__reduce_snf_order(const hc_problem_t *pb, const double *t, uint32_t *ord
  * limits. */
 double hc__reduce_now(void);
 
+/* Sender-receiver costs (the -pq variants, 003's future work): list schedule of the senders in
+ * `order` (the P - 1 non-root nodes). Sender order[k] sends once all its receives are done, to
+ * the receiver among the root and the nodes after it in `order` that ends the send earliest
+ * (start = max(ready of both), end = start + C[s][r]; ties to the node latest in the order, the
+ * root last of all). Times follow the simulator's replay rule. Caller frees *out. */
+int hc__reduce_pq_list(const hc_problem_t *pb, const uint32_t *order, hc_schedule_t **out);
+
+/* Senders by non-increasing mean row cost (over j != i), ties by id: SNF for C[i][j]. */
+int hc__reduce_pq_snf_order(const hc_problem_t *pb, uint32_t *order);
+
 #endif

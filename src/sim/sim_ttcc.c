@@ -67,8 +67,7 @@ static int ttcc_replay(const hc_schedule_t *s, const double *dur, double alpha_a
     for (size_t i = 0; i < E; i++) {
         const hc_event_t *e = &s->events[i];
         if (e->src >= P || e->dst >= P) {
-            rc = hc__error(HC_ERR_INVALID_SCHEDULE, "TTCC replay: event %zu: node out of range",
-                           i);
+            rc = hc__error(HC_ERR_INVALID_SCHEDULE, "TTCC replay: event %zu: node out of range", i);
             goto done;
         }
         keys[i].src = e->src;
@@ -183,6 +182,14 @@ double hc__ttcc_makespan(const hc_schedule_t *s)
     free(st);
     free(en);
     free(have);
+    if (isnan(mk)) {
+        /* not a replayable two-tree broadcast (e.g. segmented or incomplete): max event end */
+        hc_error_clear();
+        mk = 0;
+        for (size_t i = 0; i < E; i++)
+            if (s->events[i].end > mk)
+                mk = s->events[i].end;
+    }
     return mk;
 }
 
@@ -219,8 +226,7 @@ int hc__simulate_ttcc(const hc_schedule_t *s, const hc_problem_t *truth, const h
     for (size_t i = 0; i < E; i++) {
         const hc_event_t *e = &s->events[i];
         if (e->src >= P || e->dst >= P) {
-            rc = hc__error(HC_ERR_INVALID_SCHEDULE, "TTCC replay: event %zu: node out of range",
-                           i);
+            rc = hc__error(HC_ERR_INVALID_SCHEDULE, "TTCC replay: event %zu: node out of range", i);
             goto fail;
         }
         double d = hc_problem_event_cost(truth, e);

@@ -330,8 +330,7 @@ static void test_auto_is_min(void **state)
     }
 }
 
-/* openshop-lb is never worse than openshop on the paper-like workloads used in the docs? Not a
- * theorem; here only: it is deterministic for a given seed. */
+/* openshop-lb is deterministic for a given seed. */
 static void test_openshop_lb_deterministic(void **state)
 {
     (void)state;
@@ -359,6 +358,47 @@ static void test_openshop_lb_deterministic(void **state)
     hc_matrix_destroy(c);
 }
 
+/* The critical-path polish never makes an order worse and keeps every message exactly once. */
+static void test_polish_monotone(void **state)
+{
+    (void)state;
+    hc_rng_t rng;
+    hc_rng_seed(&rng, 23);
+    for (int trial = 0; trial < 60; trial++) {
+        uint32_t P = 2 + (uint32_t)hc_rng_below(&rng, 14);
+        hc_matrix_t *c = random_matrix(&rng, P, trial % 4 == 0 ? 0.3 : 0);
+        size_t n = hc__a2a_count(c), k = 0;
+        hc__a2a_msg_t *list = malloc((n + 1) * sizeof *list);
+        double *sf = malloc(2 * P * sizeof *sf);
+        unsigned char *seen = calloc((size_t)P * P, 1);
+        assert_non_null(list);
+        for (uint32_t i = 0; i < P; i++)
+            for (uint32_t j = 0; j < P; j++)
+                if (hc__a2a_sent(c, i, j))
+                    list[k++] = (hc__a2a_msg_t){i, j};
+        for (size_t a = n; a > 1; a--) { /* random order */
+            size_t b = (size_t)hc_rng_below(&rng, a);
+            hc__a2a_msg_t t = list[a - 1];
+            list[a - 1] = list[b];
+            list[b] = t;
+        }
+        double before = hc__a2a_time(c, list, n, sf, sf + P, NULL), after = NAN;
+        assert_int_equal(hc__a2a_polish(c, list, n, 500, &rng, &after), HC_OK);
+        assert_true(after <= before * (1 + 1e-12));
+        assert_true(after == hc__a2a_time(c, list, n, sf, sf + P, NULL));
+        assert_true(after >= hc__a2a_lower_bound(c) * (1 - 1e-12));
+        for (size_t q = 0; q < n; q++) {
+            size_t at = (size_t)list[q].src * P + list[q].dst;
+            assert_false(seen[at]);
+            seen[at] = 1;
+        }
+        free(list);
+        free(sf);
+        free(seen);
+        hc_matrix_destroy(c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -371,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_all_zero),
         cmocka_unit_test(test_auto_is_min),
         cmocka_unit_test(test_openshop_lb_deterministic),
+        cmocka_unit_test(test_polish_monotone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -335,9 +335,14 @@ static void test_model_vs_simulator(void **state)
                 nodes[i] = i;
             hc__plogp_t qq;
             hc__plogp_init(&qq, &pb, nodes, P);
-            static const char *const names[HC__BC_COUNT] = {
-                "flat",     "",         "chain", "pipeline", "binary", "binomial",
-                "segmented-binomial", "scatter-collect"};
+            static const char *const names[HC__BC_COUNT] = {"flat",
+                                                            "",
+                                                            "chain",
+                                                            "pipeline",
+                                                            "binary",
+                                                            "binomial",
+                                                            "segmented-binomial",
+                                                            "scatter-collect"};
             for (int a = 0; a < HC__BC_COUNT; a++) {
                 if (!names[a][0])
                     continue;
@@ -350,16 +355,16 @@ static void test_model_vs_simulator(void **state)
                 hc__bc_choose(&qq, seg, 0, &best, table);
                 double pred = table[a].predicted;
                 double t1 = hc__bc_predict(&qq, (hc__bc_algo_t)a, seg);
-                printf("# %-20s %4u %9.2g %12.6g %12.6g %12.6g\n", names[a], P, lats[li], t1,
-                       pred, sim);
+                printf("# %-20s %4u %9.2g %12.6g %12.6g %12.6g\n", names[a], P, lats[li], t1, pred,
+                       sim);
                 /* the 1-port prediction is the simulator on a homogeneous platform */
                 if (a != HC__BC_FLAT)
                     assert_true(close_rel(pred, sim, 1e-9));
                 /* Table 1 agrees with the 1-port simulator when L -> 0 for these (see
                  * docs/design.md for the others) */
                 int pow2 = (P & (P - 1)) == 0;
-                if (li == 0 && (a == HC__BC_CHAIN || a == HC__BC_PIPELINE ||
-                                (a == HC__BC_BINOMIAL && pow2)))
+                if (li == 0 &&
+                    (a == HC__BC_CHAIN || a == HC__BC_PIPELINE || (a == HC__BC_BINOMIAL && pow2)))
                     assert_true(close_rel(t1, sim, 1e-5));
                 /* binary: Table 1 is an upper bound (it counts 2 sends on every level) */
                 if (li == 0 && a == HC__BC_BINARY)
@@ -437,7 +442,8 @@ static void test_hierarchy(void **state)
     hc_algo_opts_default(&on);
     on.hierarchy = 1;
     hc_schedule_t *s = NULL;
-    assert_int_equal(hc_schedule_compute(&pb, "ecef", &on, &s), HC_OK); /* no platform: node level */
+    assert_int_equal(hc_schedule_compute(&pb, "ecef", &on, &s),
+                     HC_OK); /* no platform: node level */
     hc_schedule_destroy(s);
     hc_matrix_destroy(c);
 }
@@ -445,8 +451,10 @@ static void test_hierarchy(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_all_bcast_algorithms), cmocka_unit_test(test_oracle_gap),
-        cmocka_unit_test(test_ttcc_never_worse),     cmocka_unit_test(test_model_vs_simulator),
+        cmocka_unit_test(test_all_bcast_algorithms),
+        cmocka_unit_test(test_oracle_gap),
+        cmocka_unit_test(test_ttcc_never_worse),
+        cmocka_unit_test(test_model_vs_simulator),
         cmocka_unit_test(test_hierarchy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

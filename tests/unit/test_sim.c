@@ -260,6 +260,30 @@ static void test_bcast(void **state)
     expect_times(r, 5, 2.5, 3);
     hc_sim_result_destroy(r);
     hc_schedule_destroy(p);
+
+    /* whole message 0 -> 1, two segments 1 -> 2, whole 2 -> 3 once node 2 holds both */
+    c->v[0 * 4 + 1] = 1;
+    assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 4, &p), HC_OK);
+    p->n_segments = 2;
+    add(p, 0, 1, 0, 1);
+    add(p, 1, 2, 1, 1.5);
+    add(p, 1, 2, 1.5, 2);
+    add(p, 2, 3, 2, 3);
+    p->events[0].bytes = p->events[3].bytes = 100;
+    p->events[1].bytes = p->events[2].bytes = 50;
+    p->events[2].seg = 1;
+    hc_schedule_finish(p);
+    assert_int_equal(hc_schedule_validate(p, &pb), HC_OK);
+    r = sim(p, &pb, NULL);
+    expect_plan(p, r);
+    hc_sim_result_destroy(r);
+    c->v[1 * 4 + 2] = 2; /* segments take 1 each: node 2 holds everything at 3 */
+    r = sim(p, &pb, NULL);
+    expect_times(r, 1, 1, 2);
+    expect_times(r, 2, 2, 3);
+    expect_times(r, 3, 3, 4);
+    hc_sim_result_destroy(r);
+    hc_schedule_destroy(p);
     hc_schedule_destroy(s);
     hc_matrix_destroy(c);
 }

@@ -432,6 +432,41 @@ static void test_bcast(void **state)
     hc_schedule_destroy(x);
     hc_schedule_destroy(s);
 
+    /* hierarchical: whole messages between some nodes, segments elsewhere (msg 100) */
+    pb.msg_bytes = 100;
+    pb.root = 0;
+    assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 4, &s), HC_OK);
+    s->n_segments = 2;
+    add(s, 0, 1, 0, 1);
+    add(s, 1, 2, 1, 1.5);
+    add(s, 1, 2, 1.5, 2);
+    add(s, 2, 3, 2, 3);
+    s->events[0].bytes = s->events[3].bytes = 100;
+    s->events[1].bytes = s->events[2].bytes = 50;
+    s->events[2].seg = 1;
+    hc_schedule_finish(s);
+    expect_valid(s, &pb);
+    expect_valid(s, NULL); /* the whole size is inferred from the largest event */
+    x = clone(s);
+    x->events[3].start = 1.8; /* node 2 holds the whole message only at 2 */
+    x->events[3].end = 2.8;
+    hc_schedule_finish(x);
+    expect_invalid(x, &pb, "holder: event 3");
+    hc_schedule_destroy(x);
+    x = clone(s);
+    drop(x, 2);
+    x->events[2].start = 1.5;
+    x->events[2].end = 2.5;
+    hc_schedule_finish(x);
+    expect_invalid(x, &pb, "node 2 receives 50 of the 100 bytes");
+    hc_schedule_destroy(x);
+    x = clone(s);
+    add(x, 0, 2, 1, 2); /* node 2 gets the whole message too */
+    x->events[4].bytes = 100;
+    expect_invalid(x, &pb, "receives the message twice");
+    hc_schedule_destroy(x);
+    hc_schedule_destroy(s);
+
     /* TTCC-style: two spanning trees, each non-root receives once per tree */
     pb.msg_bytes = 0;
     assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 4, &s), HC_OK);

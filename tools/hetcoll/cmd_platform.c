@@ -6,23 +6,33 @@
 #include <string.h>
 
 #include "cli.h"
+#include "simgrid_export.h"
 
 static void help(FILE *f)
 {
-    fprintf(f,
-            "Usage: hetcoll platform show SPEC\n"
-            "       hetcoll platform export SPEC [-o FILE]\n\n"
-            "SPEC is a platform JSON file, builtin:NAME (%s),\n"
-            "random:GEN:k=v:... or dir:FILE (see docs/formats.md).\n\n"
-            "  show     P, clusters, latency/bandwidth ranges per cluster pair\n"
-            "  export   matrix-form platform JSON (gap tables included)\n\n"
-            "Options:\n"
-            "  -o, --output FILE   write to FILE instead of stdout (export)\n"
-            "  -h, --help          this help\n\n"
-            "Examples:\n"
-            "  hetcoll platform show builtin:grid5000\n"
-            "  hetcoll platform export builtin:gusto -o gusto.json\n",
-            hc_platform_builtin_names());
+    fprintf(
+        f,
+        "Usage: hetcoll platform show SPEC\n"
+        "       hetcoll platform export SPEC [-o FILE]\n"
+        "       hetcoll platform export SPEC --simgrid OUT.xml [--hostfile OUT.txt]\n"
+        "                [--form auto|cluster|matrix] [--shared-backbone] [--backbone-bw Bps]\n\n"
+        "SPEC is a platform JSON file, builtin:NAME (%s),\n"
+        "random:GEN:k=v:... or dir:FILE (see docs/formats.md).\n\n"
+        "  show     P, clusters, latency/bandwidth ranges per cluster pair\n"
+        "  export   matrix-form platform JSON (gap tables included)\n\n"
+        "Options:\n"
+        "  -o, --output FILE   write to FILE instead of stdout (export)\n"
+        "  --simgrid FILE      export a SimGrid platform (XML 4.1) for SMPI instead of JSON\n"
+        "  --hostfile FILE     with --simgrid: SMPI hostfile, rank r on node r\n"
+        "  --form F            with --simgrid: auto (cluster form when exact), cluster, matrix\n"
+        "  --shared-backbone   with --simgrid: flows between two clusters share the link\n"
+        "  --backbone-bw Bps   with --simgrid: shared backbone of this capacity per cluster pair\n"
+        "  -h, --help          this help\n\n"
+        "Examples:\n"
+        "  hetcoll platform show builtin:grid5000\n"
+        "  hetcoll platform export builtin:gusto -o gusto.json\n"
+        "  hetcoll platform export builtin:grid5000 --simgrid g5k.xml --hostfile g5k.txt\n",
+        hc_platform_builtin_names());
 }
 
 typedef struct range {
@@ -118,10 +128,17 @@ static int show(const hc_platform_t *p, FILE *f)
 int cmd_platform(int argc, char **argv)
 {
     static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                             {"simgrid", required_argument, NULL, 'S'},
+                                             {"hostfile", required_argument, NULL, 'H'},
+                                             {"form", required_argument, NULL, 'F'},
+                                             {"shared-backbone", no_argument, NULL, 'B'},
+                                             {"backbone-bw", required_argument, NULL, 'W'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *cmd = "platform";
-    const char *output = NULL;
+    const char *output = NULL, *sg_xml = NULL, *sg_hosts = NULL;
+    sg_export_opts_t sg;
+    memset(&sg, 0, sizeof sg);
     int c;
     optind = 1;
     opterr = 0;
@@ -129,6 +146,29 @@ int cmd_platform(int argc, char **argv)
         switch (c) {
         case 'o':
             output = optarg;
+            break;
+        case 'S':
+            sg_xml = optarg;
+            break;
+        case 'H':
+            sg_hosts = optarg;
+            break;
+        case 'F':
+            if (strcmp(optarg, "auto") == 0)
+                sg.form = SG_FORM_AUTO;
+            else if (strcmp(optarg, "cluster") == 0)
+                sg.form = SG_FORM_CLUSTER;
+            else if (strcmp(optarg, "matrix") == 0)
+                sg.form = SG_FORM_MATRIX;
+            else
+                return cli_usage_error(cmd, "--form: '%s' is not auto, cluster or matrix", optarg);
+            break;
+        case 'B':
+            sg.shared_backbone = 1;
+            break;
+        case 'W':
+            if (cli_parse_double(optarg, &sg.backbone_bw) != 0 || !(sg.backbone_bw > 0))
+                return cli_usage_error(cmd, "--backbone-bw: '%s' is not a bandwidth > 0", optarg);
             break;
         case 'h':
             help(stdout);
@@ -141,7 +181,6 @@ int cmd_platform(int argc, char **argv)
         return cli_usage_error(cmd, "missing action (show or export)");
     const char *action = argv[optind];
     int is_show = strcmp(action, "show") == 0, is_export = strcmp(action, "export") == 0;
-    /* A later `--simgrid OUT.xml` for export goes here, next to -o. */
     if (!is_show && !is_export)
         return cli_usage_error(cmd, "unknown action '%s' (valid: show, export)", action);
     if (argc - optind < 2)
@@ -154,6 +193,33 @@ int cmd_platform(int argc, char **argv)
     if (st != HC_OK)
         return cli_fail(st, spec);
     int rc = CLI_OK;
+    if ((sg_hosts || sg.form || sg.shared_backbone || sg.backbone_bw > 0) && !sg_xml)
+        rc = cli_usage_error(cmd, "--hostfile, --form and the backbone options need --simgrid");
+    else if (sg_xml && !is_export)
+        rc = cli_usage_error(cmd, "--simgrid is an option of export");
+    if (rc != CLI_OK) {
+        hc_platform_destroy(p);
+        return rc;
+    }
+    if (sg_xml) { /* SimGrid platform (simgrid_export.c); JSON too only when -o is given */
+        FILE *x = cli_open_output(sg_xml);
+        FILE *h = x && sg_hosts ? cli_open_output(sg_hosts) : NULL;
+        if (!x || (sg_hosts && !h)) {
+            rc = CLI_ERROR;
+        } else {
+            st = sg_export(p, &sg, x, h, NULL);
+            if (st != HC_OK)
+                rc = cli_fail(st, spec);
+        }
+        if (h)
+            cli_close_output(h);
+        if (x)
+            cli_close_output(x);
+        if (rc != CLI_OK || !output) {
+            hc_platform_destroy(p);
+            return rc;
+        }
+    }
     FILE *f = cli_open_output(output);
     if (!f) {
         rc = CLI_ERROR;

@@ -77,8 +77,7 @@ int exp_grid_bcast_main(int argc, char **argv)
         {"clusters", required_argument, NULL, 'c'}, {"trials", required_argument, NULL, 't'},
         {"msg", required_argument, NULL, 'm'},      {"seed", required_argument, NULL, 's'},
         {"out", required_argument, NULL, 'o'},      {"help", no_argument, NULL, 'h'},
-        {"intra", required_argument, NULL, 'i'},
-        {NULL, 0, NULL, 0}};
+        {"intra", required_argument, NULL, 'i'},    {NULL, 0, NULL, 0}};
     const char *cl_s = "2..50", *out = NULL;
     uint64_t trials = 100, seed = 1, msg = 1000000;
     int ch, on_receipt = 0;
@@ -160,14 +159,14 @@ int exp_grid_bcast_main(int argc, char **argv)
             for (uint32_t a = 0; a < C; a++) {
                 T[a] = hc_rng_range(&r, 0.2, 3.0);
                 for (uint32_t b = 0; b < C; b++)
-                    c[(size_t)a * C + b] =
-                        a == b ? INFINITY
-                               : hc_rng_range(&r, 1e-3, 15e-3) +
-                                     (double)msg / hc_rng_range(&r, 1e6, 100e6);
+                    c[(size_t)a * C + b] = a == b ? INFINITY
+                                                  : hc_rng_range(&r, 1e-3, 15e-3) +
+                                                        (double)msg / hc_rng_range(&r, 1e6, 100e6);
             }
             double t[NR];
             for (int q = 0; q < NR && rc == CLI_OK; q++) {
-                int lrc = evaluate((hc__gr_rule_t)q, C, c, T, on_receipt, from, to, port, recv, &t[q]);
+                int lrc =
+                    evaluate((hc__gr_rule_t)q, C, c, T, on_receipt, from, to, port, recv, &t[q]);
                 if (lrc != HC_OK)
                     rc = cli_fail(lrc, cmd);
                 sums[i * NR + (size_t)q] += t[q];
@@ -196,7 +195,8 @@ int exp_grid_bcast_main(int argc, char **argv)
         fprintf(csv, ",flat_worst_pct\n");
         printf("004 Fig. 4: mean completion time (s) of the inter-cluster heuristics, %llu grids "
                "per row, intra-cluster broadcast %s\n",
-               (unsigned long long)trials, on_receipt ? "on receipt" : "after the inter-cluster sends");
+               (unsigned long long)trials,
+               on_receipt ? "on receipt" : "after the inter-cluster sends");
         printf("%8s", "clusters");
         for (int q = 0; q < NR; q++)
             printf(" %9s", hc__gr_name((hc__gr_rule_t)q));

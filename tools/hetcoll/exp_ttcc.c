@@ -20,27 +20,26 @@
 
 static void help(FILE *f)
 {
-    fprintf(f,
-            "Usage: hetcoll experiment ttcc [--nodes LIST] [--sigma LIST] [--trials N]\n"
-            "                               [--alpha A] [--msg SIZE] [--seed S] --out DIR\n\n"
-            "Reproduce 002 Figures 8-11: ECEF and TTCC planned on a distorted cost matrix\n"
-            "(costs x (1 + N(0, sigma))) and replayed on the true one. Latency U[10us, 1ms],\n"
-            "bandwidth U[10KB/s, 200MB/s] per ordered pair. Writes DIR/ttcc.csv,\n"
-            "DIR/ttcc_time_nodes.svg (Figs. 8/10), DIR/ttcc_time_sigma.svg (Fig. 9) and\n"
-            "DIR/ttcc_delay.svg (Fig. 11); prints the table at the largest node count beside\n"
-            "the paper's numbers.\n\n"
-            "Options:\n"
-            "  --nodes LIST       node counts (default 10..100:10)\n"
-            "  --sigma LIST       error standard deviations (default 0,0.1,0.2,0.3,0.4,0.5)\n"
-            "  --trials N         cost matrices per node count (default 100; the paper: 1000)\n"
-            "  --alpha A          TTCC switch cost, fraction of the mean edge time (default 0)\n"
-            "  --msg SIZE         message size (default 1MB)\n"
-            "  --seed S           seed (default 1)\n"
-            "  --out DIR          output directory (created)\n"
-            "  -h, --help         this help\n\n"
-            "Example:\n"
-            "  hetcoll experiment ttcc --nodes 10..100:10 --sigma 0,0.1,0.2,0.3,0.4,0.5 "
-            "--trials 100 --alpha 0 --seed 1 --out /tmp/ttcc\n");
+    fprintf(f, "Usage: hetcoll experiment ttcc [--nodes LIST] [--sigma LIST] [--trials N]\n"
+               "                               [--alpha A] [--msg SIZE] [--seed S] --out DIR\n\n"
+               "Reproduce 002 Figures 8-11: ECEF and TTCC planned on a distorted cost matrix\n"
+               "(costs x (1 + N(0, sigma))) and replayed on the true one. Latency U[10us, 1ms],\n"
+               "bandwidth U[10KB/s, 200MB/s] per ordered pair. Writes DIR/ttcc.csv,\n"
+               "DIR/ttcc_time_nodes.svg (Figs. 8/10), DIR/ttcc_time_sigma.svg (Fig. 9) and\n"
+               "DIR/ttcc_delay.svg (Fig. 11); prints the table at the largest node count beside\n"
+               "the paper's numbers.\n\n"
+               "Options:\n"
+               "  --nodes LIST       node counts (default 10..100:10)\n"
+               "  --sigma LIST       error standard deviations (default 0,0.1,0.2,0.3,0.4,0.5)\n"
+               "  --trials N         cost matrices per node count (default 100; the paper: 1000)\n"
+               "  --alpha A          TTCC switch cost, fraction of the mean edge time (default 0)\n"
+               "  --msg SIZE         message size (default 1MB)\n"
+               "  --seed S           seed (default 1)\n"
+               "  --out DIR          output directory (created)\n"
+               "  -h, --help         this help\n\n"
+               "Example:\n"
+               "  hetcoll experiment ttcc --nodes 10..100:10 --sigma 0,0.1,0.2,0.3,0.4,0.5 "
+               "--trials 100 --alpha 0 --seed 1 --out /tmp/ttcc\n");
 }
 
 /* Plan `algo` on `plan`, replay on `truth`; *t = simulated makespan. */
@@ -69,12 +68,15 @@ static int plan_and_replay(const hc_problem_t *plan, const hc_problem_t *truth, 
 int exp_ttcc_main(int argc, char **argv)
 {
     const char *cmd = "experiment ttcc";
-    static const struct option longopts[] = {
-        {"nodes", required_argument, NULL, 'n'}, {"sigma", required_argument, NULL, 'g'},
-        {"trials", required_argument, NULL, 't'}, {"alpha", required_argument, NULL, 'a'},
-        {"msg", required_argument, NULL, 'm'},    {"seed", required_argument, NULL, 's'},
-        {"out", required_argument, NULL, 'o'},    {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"nodes", required_argument, NULL, 'n'},
+                                             {"sigma", required_argument, NULL, 'g'},
+                                             {"trials", required_argument, NULL, 't'},
+                                             {"alpha", required_argument, NULL, 'a'},
+                                             {"msg", required_argument, NULL, 'm'},
+                                             {"seed", required_argument, NULL, 's'},
+                                             {"out", required_argument, NULL, 'o'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     const char *nodes_s = "10..100:10", *sigma_s = "0,0.1,0.2,0.3,0.4,0.5", *out = NULL;
     uint64_t trials = 100, seed = 1, msg = 1000000;
     double alpha = 0;
@@ -205,7 +207,7 @@ int exp_ttcc_main(int argc, char **argv)
             rc = cli_error("%s: cannot create: %s", path, strerror(errno));
     }
     double T = (double)trials;
-#define MEAN(i, k, a) (sums[((i) * ns + (k)) * 2 + (a)] / T)
+#define MEAN(i, k, a) (sums[((i)*ns + (k)) * 2 + (a)] / T)
 #define DELAY(i, k, a) (s0 < ns ? 100 * (MEAN(i, k, a) - MEAN(i, s0, a)) / MEAN(i, s0, a) : NAN)
     if (rc == CLI_OK) {
         fprintf(csv, "nodes,sigma,trials,alpha,ecef_time_s,ttcc_time_s,ecef_delay_pct,"
@@ -234,8 +236,8 @@ int exp_ttcc_main(int argc, char **argv)
             char be[40], bt[40];
             snprintf(be, sizeof be, "%.1f%%%s", DELAY(last, k, 0), pe);
             snprintf(bt, sizeof bt, "%.1f%%%s", DELAY(last, k, 1), pt);
-            printf("%6g %14.6g %14.6g %16s %16s\n", sig[k], MEAN(last, k, 0), MEAN(last, k, 1),
-                   be, bt);
+            printf("%6g %14.6g %14.6g %16s %16s\n", sig[k], MEAN(last, k, 0), MEAN(last, k, 1), be,
+                   bt);
         }
         /* plots */
         size_t nser = 2 * ns;
@@ -267,8 +269,8 @@ int exp_ttcc_main(int argc, char **argv)
                 ys[2 * ns + k] = DELAY(last, k, 0);
                 ys[3 * ns + k] = DELAY(last, k, 1);
             }
-            cli_series_t s2[4] = {{"ECEF", ys}, {"TTCC", ys + ns}, {"ECEF", ys + 2 * ns},
-                                  {"TTCC", ys + 3 * ns}};
+            cli_series_t s2[4] = {
+                {"ECEF", ys}, {"TTCC", ys + ns}, {"ECEF", ys + 2 * ns}, {"TTCC", ys + 3 * ns}};
             snprintf(path, sizeof path, "%s/ttcc_time_sigma.svg", out);
             if (rc == CLI_OK && cli_plot_svg(path, "execution time vs sigma (002 Fig. 9)", "sigma",
                                              "execution time (s)", xs, ns, s2, 2, 0) != 0)

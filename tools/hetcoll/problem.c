@@ -188,7 +188,7 @@ void cli_popts_help(FILE *f, int coll)
     if (coll < 0 || coll == HC_COLL_REDISTRIBUTE)
         fprintf(f, "Problem (redistribute):\n"
                    "  --traffic FILE --d1 B/s --d2 B/s --backbone B/s\n"
-                   "                               n1 x n2 bytes; rate min(d1,d2),\n"
+                   "                               n1 x n2 bytes; rate min(d1,d2,backbone),\n"
                    "                               k = floor(backbone / rate)\n"
                    "  --traffic FILE --k K --speed B/s\n"
                    "  --times FILE --k K           n1 x n2 matrix already in seconds\n"

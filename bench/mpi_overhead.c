@@ -1,0 +1,97 @@
+/* Overhead of the MPI runtime against the MPI library's own collectives on a homogeneous
+ * machine (shared memory): the point is the cost of planning, sharing and executing a
+ * schedule, not a speed-up. For 1 KiB and 1 MiB per pair / message, prints the time of the
+ * first hetcoll call (planning included) and of cached calls (mean over ITERS), each divided
+ * by the native collective's mean time, measured in the same run.
+ *   mpirun -np 8 build/bench/bench_mpi_overhead [iters] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hetcoll/mpi.h"
+
+static int rank, size;
+
+typedef int (*op_fn)(int which, size_t bytes, hc_comm_t *c, char *a, char *b, int *cnt, int *dsp);
+
+/* which: 0 = hetcoll, 1 = native. */
+static int op_alltoall(int which, size_t bytes, hc_comm_t *c, char *a, char *b, int *cnt, int *dsp)
+{
+    for (int i = 0; i < size; i++) {
+        cnt[i] = (int)bytes;
+        dsp[i] = (int)(i * bytes);
+    }
+    return which == 0 ? hc_alltoallv(a, cnt, dsp, MPI_BYTE, b, cnt, dsp, MPI_BYTE, c)
+                      : MPI_Alltoallv(a, cnt, dsp, MPI_BYTE, b, cnt, dsp, MPI_BYTE, MPI_COMM_WORLD);
+}
+
+static int op_bcast(int which, size_t bytes, hc_comm_t *c, char *a, char *b, int *cnt, int *dsp)
+{
+    (void)b, (void)cnt, (void)dsp;
+    return which == 0 ? hc_bcast(a, (int)bytes, MPI_BYTE, 0, c)
+                      : MPI_Bcast(a, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+static int op_reduce(int which, size_t bytes, hc_comm_t *c, char *a, char *b, int *cnt, int *dsp)
+{
+    (void)cnt, (void)dsp;
+    int n = (int)(bytes / sizeof(double));
+    return which == 0 ? hc_reduce(a, b, n, MPI_DOUBLE, MPI_SUM, 0, c)
+                      : MPI_Reduce(a, b, n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+}
+
+/* Max over ranks of the time of `reps` calls. */
+static double timed(op_fn f, int which, size_t bytes, hc_comm_t *c, char *a, char *b, int *cnt,
+                    int *dsp, int reps)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int r = 0; r < reps; r++)
+        if (f(which, bytes, c, a, b, cnt, dsp) != MPI_SUCCESS)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+    double t = MPI_Wtime() - t0, tmax;
+    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return tmax / reps;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int iters = argc > 1 ? atoi(argv[1]) : 200;
+    hc_platform_t *p;
+    hc_platform_create((uint32_t)size, 1e-6, 5e9, &p); /* homogeneous shared memory */
+    const char *names[3] = {"alltoallv", "bcast", "reduce"};
+    op_fn fns[3] = {op_alltoall, op_bcast, op_reduce};
+    size_t sizes[2] = {1024, 1 << 20};
+    size_t maxb = (size_t)size * (1 << 20);
+    char *a = calloc(maxb, 1), *b = calloc(maxb, 1);
+    int *cnt = malloc(sizeof(int) * size), *dsp = malloc(sizeof(int) * size);
+    if (rank == 0)
+        printf("%d ranks, %d iterations\n%-10s %8s %12s %12s %12s %10s %10s %s\n", size, iters,
+               "collective", "size", "native(s)", "first(s)", "cached(s)", "first/nat",
+               "cached/nat", "algorithm");
+    for (int o = 0; o < 3; o++)
+        for (int z = 0; z < 2; z++) {
+            int reps = sizes[z] > 4096 ? iters / 10 + 1 : iters;
+            hc_comm_t *c;
+            hc_comm_create(MPI_COMM_WORLD, p, NULL, &c);
+            timed(fns[o], 1, sizes[z], c, a, b, cnt, dsp, 3); /* warm the native path */
+            double first = timed(fns[o], 0, sizes[z], c, a, b, cnt, dsp, 1);
+            double cached = timed(fns[o], 0, sizes[z], c, a, b, cnt, dsp, reps);
+            double native = timed(fns[o], 1, sizes[z], c, a, b, cnt, dsp, reps);
+            if (rank == 0)
+                printf("%-10s %8zu %12.3e %12.3e %12.3e %10.2f %10.2f %s\n", names[o], sizes[z],
+                       native, first, cached, first / native, cached / native,
+                       hc_comm_last_algorithm(c));
+            hc_comm_destroy(c);
+        }
+    free(a);
+    free(b);
+    free(cnt);
+    free(dsp);
+    hc_platform_destroy(p);
+    MPI_Finalize();
+    return 0;
+}
