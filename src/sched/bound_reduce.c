@@ -20,8 +20,64 @@
  * tau)| <= 2 |R(t)|. At the makespan T, |R(T)| = 1; if T < m tau then T - (m-1)
  * tau < tau so n = |R(T - (m-1) tau)| <= 2^(m-1). With m = ceil(log2 n), n >
  * 2^(m-1), so T >= m tau. O(P^2). The reduction engineer may strengthen it
- * (e.g. with 003's search bounds). */
-#include "../core/internal.h"
+ * (e.g. with 003's search bounds).
+ *
+ * B3 (003's EP relaxation, reduction engineer; proof in docs/design.md "Reduction"): with
+ * t'(v) = min over u != v of C[v][u] (t(v) on constant rows), m = P - 1 senders, tau = min t',
+ * sig_1 <= ... <= sig_m the starts of 003's EP schedule of m jobs all lasting tau, and
+ * T_1 >= ... >= T_{m-1} the t' sorted decreasing without one smallest:
+ *   B3 = max(sig_m + tau, max_i (sig_i + T_i) + tau).
+ * Every valid schedule meets 2A + C <= P, so the EP schedule of its start order with the
+ * durations t' is no later (EP is earliest and monotone in the durations); there position i
+ * starts at >= sig_i, the job at position i ends at >= sig_i + its t', the last job starts
+ * after all others end and lasts >= tau; pairing the largest t' with the earliest positions
+ * minimises the max. O(P^2 + P log P). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "reduce_common.h"
+
+static int by_decreasing(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a > b ? -1 : (a < b);
+}
+
+/* B3; 0 when memory is short (the bound stays valid, only weaker). */
+static double ep_relaxation(const hc_problem_t *pb)
+{
+    uint32_t P = pb->P, m = 0;
+    if (P < 3)
+        return 0;
+    double *t = malloc(P * sizeof *t), *d = malloc(P * sizeof *d);
+    double *sig = malloc(P * sizeof *sig), *work = malloc(P * sizeof *work);
+    double lb = 0;
+    if (t && d && sig && work) {
+        for (uint32_t v = 0; v < P; v++) {
+            if (v == pb->root)
+                continue;
+            double mn = INFINITY;
+            for (uint32_t u = 0; u < P; u++)
+                if (u != v && HC_AT(pb->costs, v, u) < mn)
+                    mn = HC_AT(pb->costs, v, u);
+            t[m++] = mn;
+        }
+        qsort(t, m, sizeof *t, by_decreasing);
+        double tau = t[m - 1];
+        for (uint32_t i = 0; i < m; i++)
+            d[i] = tau;
+        hc__reduce_ep_times(P, d, m, sig, work);
+        lb = sig[m - 1] + tau;
+        for (uint32_t i = 0; i + 1 < m; i++)
+            if (sig[i] + t[i] + tau > lb)
+                lb = sig[i] + t[i] + tau;
+    }
+    free(t);
+    free(d);
+    free(sig);
+    free(work);
+    return lb;
+}
 
 int hc__lower_bound_reduce(const hc_problem_t *pb, double *out)
 {
@@ -50,5 +106,8 @@ int hc__lower_bound_reduce(const hc_problem_t *pb, double *out)
         rounds++;
     double b2 = rounds * tau;
     *out = b1 > b2 ? b1 : b2;
+    double b3 = ep_relaxation(pb);
+    if (b3 > *out)
+        *out = b3;
     return HC_OK;
 }

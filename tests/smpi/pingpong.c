@@ -34,7 +34,9 @@ int main(int argc, char **argv)
             continue;
         for (int a = 2; a < argc; a++) {
             int m = atoi(argv[a]);
+            char ready = 0; /* the receiver is idle: the sender's clock starts now */
             if (me == i) {
+                MPI_Recv(&ready, 1, MPI_CHAR, j, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 double t0 = MPI_Wtime(), t1;
                 MPI_Send(buf, m, MPI_BYTE, j, 1, MPI_COMM_WORLD);
                 MPI_Recv(&t1, 1, MPI_DOUBLE, j, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -46,6 +48,7 @@ int main(int argc, char **argv)
                 fflush(stdout);
             } else {
                 double t1;
+                MPI_Send(&ready, 1, MPI_CHAR, i, 5, MPI_COMM_WORLD);
                 MPI_Recv(buf, m, MPI_BYTE, i, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 t1 = MPI_Wtime();
                 MPI_Send(&t1, 1, MPI_DOUBLE, i, 2, MPI_COMM_WORLD);
