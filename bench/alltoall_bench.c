@@ -7,7 +7,8 @@
  * wall time on a shared machine; each includes hc_schedule_compute's checks and the building
  * of the schedule (P(P-1) events).
  *
- *   bench_alltoall [max_P] [limit_s] [seed]      (defaults 2048, 10, 1) */
+ *   bench_alltoall [max_P] [limit_s] [seed] [algos]   (defaults 2048, 10, 1, every alltoall
+ *                                                       algorithm; algos comma-separated) */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -27,6 +28,22 @@ static double now_s(void)
 
 #define MAX_ALGOS 32
 
+/* 1 when `name` is an item of the comma-separated `list`. */
+static int in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     uint32_t max_p = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 2048;
@@ -37,7 +54,7 @@ int main(int argc, char **argv)
     size_t na = 0;
     for (size_t i = 0; i < hc_algo_count() && na < MAX_ALGOS; i++) {
         const hc_algo_info_t *a = hc_algo_get(i);
-        if (a->coll == HC_COLL_ALLTOALL) {
+        if (a->coll == HC_COLL_ALLTOALL && (argc <= 4 || in_list(argv[4], a->name))) {
             last[na] = 0;
             names[na++] = a->name;
         }

@@ -49,10 +49,5 @@ int hc__simulate_ttcc(const hc_schedule_t *s, const hc_problem_t *truth, const h
  * makespan; hc_schedule_finish uses it when parent2 is set). When the schedule cannot be
  * replayed (segmented, incomplete), the largest event end. */
 double hc__ttcc_makespan(const hc_schedule_t *s);
-/* Broadcast schedules mixing whole-message transfers with segments (src/sched/bcast_common.c):
- * the message size inferred from the segments (sum of each segment's smallest transfer), or
- * UINT64_MAX when n_segments <= 1. A segment-0 event of exactly that many bytes delivers every
- * segment (validator and simulator). */
-uint64_t hc__bcast_whole_bytes(const hc_schedule_t *s);
 
 #endif

@@ -103,8 +103,22 @@ int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const char *sendbuf,
     return err;
 }
 
+/* The elements an event of a segmented broadcast carries: its segment, or the whole buffer when
+ * the event's size is the whole message (hierarchical schedules send whole messages between
+ * clusters and segments inside them). Returns 1 for a whole-message event. */
+static int bcast_span(const hc_event_t *e, int count, uint32_t nseg, uint64_t total, int *f, int *n)
+{
+    if (e->bytes == total) {
+        *f = 0;
+        *n = count;
+        return 1;
+    }
+    hc__segment(count, nseg, e->seg, f, n);
+    return 0;
+}
+
 /* Broadcast along the schedule's events: segment k of the buffer travels as tag 2 + k. A send
- * is posted only once its segment is held. */
+ * is posted only once its segment is held (a whole-message event: once every segment is). */
 int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, MPI_Datatype type)
 {
     MPI_Aint lb, ext;
@@ -136,14 +150,26 @@ int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, M
     }
     if (me == s->root)
         memset(held, 1, nseg);
+    int tsize = 0;
+    MPI_Type_size(type, &tsize);
+    const uint64_t total = (uint64_t)count * (uint64_t)tsize;
+    uint32_t n_held = 0;
+    for (uint32_t k = 0; k < nseg; k++) { /* empty segments (count < nseg) are held by all */
+        int f, n;
+        hc__segment(count, nseg, k, &f, &n);
+        if (n == 0)
+            held[k] = 1;
+        n_held += held[k];
+    }
     MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     size_t is = 0, ir = 0;
     uint32_t rseg = 0;
+    int rwhole = 0;
     for (;;) {
         /* Skip events whose segment is empty (count smaller than the segment count). */
         while (is < ns) {
             int f, n;
-            hc__segment(count, nseg, s->events[sends[is]].seg, &f, &n);
+            bcast_span(&s->events[sends[is]], count, nseg, total, &f, &n);
             if (n > 0)
                 break;
             is++;
@@ -151,22 +177,25 @@ int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, M
         while (ir < nr && req[1] == MPI_REQUEST_NULL) {
             int f, n;
             const hc_event_t *e = &s->events[recvs[ir]];
-            hc__segment(count, nseg, e->seg, &f, &n);
+            bcast_span(e, count, nseg, total, &f, &n);
             if (n > 0)
                 break;
+            n_held += !held[e->seg];
             held[e->seg] = 1;
             ir++;
         }
-        if (req[0] == MPI_REQUEST_NULL && is < ns && held[s->events[sends[is]].seg]) {
+        if (req[0] == MPI_REQUEST_NULL && is < ns &&
+            (s->events[sends[is]].bytes == total ? n_held == nseg
+                                                 : held[s->events[sends[is]].seg])) {
             const hc_event_t *e = &s->events[sends[is++]];
             int f, n;
-            hc__segment(count, nseg, e->seg, &f, &n);
+            bcast_span(e, count, nseg, total, &f, &n);
             err = MPI_Isend(buf + f * ext, n, type, (int)e->dst, 2 + (int)e->seg, c->comm, &req[0]);
         }
         if (err == MPI_SUCCESS && req[1] == MPI_REQUEST_NULL && ir < nr) {
             const hc_event_t *e = &s->events[recvs[ir++]];
             int f, n;
-            hc__segment(count, nseg, e->seg, &f, &n);
+            rwhole = bcast_span(e, count, nseg, total, &f, &n);
             rseg = e->seg;
             err = MPI_Irecv(buf + f * ext, n, type, (int)e->src, 2 + (int)e->seg, c->comm, &req[1]);
         }
@@ -179,8 +208,13 @@ int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, M
         }
         int idx;
         err = MPI_Waitany(2, req, &idx, MPI_STATUS_IGNORE);
-        if (err == MPI_SUCCESS && idx == 1)
+        if (err == MPI_SUCCESS && idx == 1 && rwhole) {
+            memset(held, 1, nseg);
+            n_held = nseg;
+        } else if (err == MPI_SUCCESS && idx == 1) {
+            n_held += !held[rseg];
             held[rseg] = 1;
+        }
         if (err != MPI_SUCCESS)
             break;
     }

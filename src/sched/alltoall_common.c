@@ -277,7 +277,7 @@ int hc__a2a_polish(const hc_matrix_t *c, hc__a2a_msg_t *list, size_t n, size_t m
             chain_swap(prev, next, a);
             double mk = polish_eval(&w);
             evals++;
-            if (mk < cur - tol || (mk <= cur + tol && plateau < 50)) {
+            if (mk < cur - tol || (mk <= cur && plateau < 50)) { /* never worse */
                 plateau = mk < cur - tol ? 0 : plateau + 1;
                 cur = mk;
                 moved = 1;

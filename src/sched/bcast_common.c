@@ -681,9 +681,10 @@ done:
     return rc;
 }
 
-/* model-best inside each cluster with the common segment size `seg` (scatter-collect, whose
- * pieces depend on the cluster size, is left out so that every cluster cuts the message the
- * same way); T_k = the chosen algorithm's exact time on the real costs. */
+/* model-best inside each cluster (segment size `seg` when > 0, else each cluster's best; the
+ * validator and the simulator accept clusters that cut the message differently, a
+ * whole-message transfer carrying every segment); T_k = the chosen algorithm's exact time on
+ * the real costs. */
 static int hier_choose(hier_t *h, uint64_t seg, uint32_t *nseg_out)
 {
     const hc_problem_t *pb = h->pb;
@@ -701,12 +702,6 @@ static int hier_choose(hier_t *h, uint64_t seg, uint32_t *nseg_out)
         }
         hc__bc_choice_t table[HC__BC_COUNT];
         hc__bc_choose(&c->q, seg, 0, &c->choice, table);
-        if (c->choice.algo == HC__BC_SCATTER_COLLECT) {
-            c->choice.predicted = INFINITY;
-            for (int a = 0; a < HC__BC_COUNT; a++)
-                if (a != HC__BC_SCATTER_COLLECT && table[a].predicted < c->choice.predicted)
-                    c->choice = table[a];
-        }
         c->nseg = hc__bc_nseg(c->choice.algo, c->n, pb->msg_bytes, c->choice.seg);
         if (c->nseg > nseg)
             nseg = c->nseg;
@@ -759,7 +754,7 @@ static int hier_note(hier_t *h, hc__gr_rule_t rule, uint64_t seg, hc_schedule_t 
     const hc_problem_t *pb = h->pb;
     uint32_t nc = h->nc;
     cluster_t *cl = h->cl;
-    size_t cap = 512 + (size_t)nc * 200, len = 0, jl = 0;
+    size_t cap = 512 + (size_t)nc * 256, len = 0, jl = 0; /* >= every line below */
     char *note = hc__malloc(cap, 1), *js = hc__malloc(cap, 1);
     if (!note || !js) {
         free(note);
@@ -768,24 +763,30 @@ static int hier_note(hier_t *h, hc__gr_rule_t rule, uint64_t seg, hc_schedule_t 
     }
     len += (size_t)snprintf(note + len, cap - len,
                             "hierarchical broadcast: %u clusters, inter-cluster %s, intra-cluster "
-                            "model-best, common segment %llu B",
-                            nc, hc__gr_name(rule), (unsigned long long)seg);
-    jl += (size_t)snprintf(js + jl, cap - jl,
-                           "{\"hierarchy\":{\"inter\":\"%s\",\"segment\":%llu,\"clusters\":[",
-                           hc__gr_name(rule), (unsigned long long)seg);
+                            "model-best, segments %s",
+                            nc, hc__gr_name(rule), seg ? "forced" : "per cluster");
+    jl += (size_t)snprintf(js + jl, cap - jl, "{\"hierarchy\":{\"inter\":\"%s\",\"clusters\":[",
+                           hc__gr_name(rule));
     for (uint32_t k = 0; k < nc; k++) {
         int32_t lab = hc_platform_cluster_of(pb->platform, cl[k].nodes[0]);
-        const char *name =
+        const char *raw =
             lab >= 0 ? hc_platform_cluster_name(pb->platform, (uint32_t)lab) : "(unlabelled)";
-        len += (size_t)snprintf(note + len, cap - len,
-                                "\n  cluster %-12.12s %3u nodes, coordinator %4u: %s, T = %.6g s",
-                                name, cl[k].n, cl[k].nodes[0], hc__bc_name(cl[k].choice.algo),
-                                cl[k].T);
+        char name[48]; /* printable, JSON-safe, bounded */
+        size_t nl = 0;
+        for (const char *r = raw ? raw : ""; *r && nl + 1 < sizeof name; r++)
+            if ((unsigned char)*r >= 0x20 && *r != '"' && *r != '\\')
+                name[nl++] = *r;
+        name[nl] = '\0';
+        len += (size_t)snprintf(
+            note + len, cap - len,
+            "\n  cluster %-12.12s %3u nodes, coordinator %4u: %s, %u segment(s), "
+            "T = %.6g s",
+            name, cl[k].n, cl[k].nodes[0], hc__bc_name(cl[k].choice.algo), cl[k].nseg, cl[k].T);
         jl += (size_t)snprintf(js + jl, cap - jl,
                                "%s{\"name\":\"%s\",\"coordinator\":%u,\"nodes\":%u,"
-                               "\"algorithm\":\"%s\",\"T_s\":%.9g}",
+                               "\"algorithm\":\"%s\",\"segments\":%u,\"T_s\":%.9g}",
                                k ? "," : "", name, cl[k].nodes[0], cl[k].n,
-                               hc__bc_name(cl[k].choice.algo), cl[k].T);
+                               hc__bc_name(cl[k].choice.algo), cl[k].nseg, cl[k].T);
     }
     snprintf(js + jl, cap - jl, "]}}");
     free(s->note);
@@ -806,38 +807,13 @@ int hc__bcast_hier_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts, 
     HC__TRY(hc__bcast_check_segment(pb, opts));
     hier_t h;
     HC__TRY(hier_init(&h, pb));
-    uint64_t m = pb->msg_bytes, best_seg = m;
-    double best = INFINITY;
     int rc = HC_OK;
     uint32_t nseg = 1;
-    /* common segment size: the forced one, else the best of s = m/2^i */
-    for (uint64_t i = 0; i < 63 && rc == HC_OK; i++) {
-        uint64_t sg =
-            opts && opts->segment_bytes ? opts->segment_bytes : (m + (1ull << i) - 1) >> i;
-        if (sg == 0)
-            break;
-        if (sg > m)
-            sg = m;
-        if (i > 0 && !(opts && opts->segment_bytes) &&
-            sg == ((m + (1ull << (i - 1)) - 1) >> (i - 1)))
-            break;
-        if (!(opts && opts->segment_bytes) && seg_count(m, sg) > HC__MAX_SEG)
-            break;
-        double t = INFINITY;
-        rc = hier_choose(&h, sg, &nseg);
-        if (rc == HC_OK)
-            rc = hier_run(&h, rule, nseg, NULL, &t);
-        if (rc == HC_OK && t < best) {
-            best = t;
-            best_seg = sg;
-        }
-        if ((opts && opts->segment_bytes) || sg <= 1)
-            break;
-    }
+    /* segment size: the forced one for every cluster, else each cluster's own best */
+    uint64_t best_seg = opts && opts->segment_bytes ? opts->segment_bytes : 0;
     hc_schedule_t *s = NULL;
     double t = 0;
-    if (rc == HC_OK)
-        rc = hier_choose(&h, best_seg, &nseg);
+    rc = hier_choose(&h, best_seg, &nseg);
     if (rc == HC_OK)
         rc = hc_schedule_create(HC_COLL_BCAST, pb->P, &s);
     if (rc == HC_OK)
@@ -866,36 +842,6 @@ int hc__bcast_hetero(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc__gr_
     if (hc__bcast_use_hier(pb, opts))
         return hc__bcast_hier_schedule(pb, opts, rule, out);
     return hc__bcast_greedy_schedule(pb, rule, out);
-}
-
-/* Whole-message rule (schedules that mix whole-message transfers with segments, e.g. the
- * hierarchical broadcast): the message size is the sum over segments of the smallest transfer
- * of that segment; a segment-0 transfer of exactly that many bytes delivers every segment. */
-uint64_t hc__bcast_whole_bytes(const hc_schedule_t *s)
-{
-    uint32_t S = s->n_segments;
-    if (S <= 1 || s->coll != HC_COLL_BCAST)
-        return UINT64_MAX;
-    uint64_t *mn = hc__malloc(S, sizeof *mn);
-    if (!mn)
-        return UINT64_MAX;
-    for (uint32_t g = 0; g < S; g++)
-        mn[g] = UINT64_MAX;
-    for (size_t i = 0; i < s->n_events; i++) {
-        const hc_event_t *e = &s->events[i];
-        if (e->seg < S && e->bytes < mn[e->seg])
-            mn[e->seg] = e->bytes;
-    }
-    uint64_t sum = 0;
-    for (uint32_t g = 0; g < S; g++) {
-        if (mn[g] == UINT64_MAX) {
-            sum = UINT64_MAX;
-            break;
-        }
-        sum += mn[g];
-    }
-    free(mn);
-    return sum;
 }
 
 void hc__bcast_set_seg_bound(const hc_problem_t *pb, hc_schedule_t *s)

@@ -274,6 +274,30 @@ static void select_rank(double *a, size_t n, size_t q)
     }
 }
 
+/* The r-th largest (up = 0) or r-th smallest (up = 1) of a[0..n-1], 1 <= r <= n: one pass with
+ * a small sorted buffer when r is small (branch-friendly), quickselect otherwise. */
+static double kth_extreme(double *a, size_t n, size_t r, int up)
+{
+    if (r > 32) {
+        select_rank(a, n, up ? r - 1 : n - r);
+        return a[up ? r - 1 : n - r];
+    }
+    double buf[32];
+    size_t nb = 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = up ? -a[i] : a[i]; /* keep the r largest of x */
+        if (nb == r && x <= buf[nb - 1])
+            continue;
+        size_t p = nb < r ? nb++ : nb - 1;
+        while (p > 0 && buf[p - 1] < x) {
+            buf[p] = buf[p - 1];
+            p--;
+        }
+        buf[p] = x;
+    }
+    return up ? -buf[r - 1] : buf[r - 1];
+}
+
 int hc__hk_bottleneck(hc__hk_t *h, double hint, double *thr)
 {
     size_t n = h->n1, saved = 0;
@@ -325,9 +349,7 @@ int hc__hk_bottleneck(hc__hk_t *h, double hint, double *thr)
         if (phase == 1) {
             piv = hint;
         } else if (phase == 2) {
-            size_t r = g < nc ? g : nc; /* r-th nearest to the hint */
-            select_rank(h->cand, nc, up ? r - 1 : nc - r);
-            piv = h->cand[up ? r - 1 : nc - r];
+            piv = kth_extreme(h->cand, nc, g < nc ? g : nc, up); /* nearest to the hint */
             g *= 2;
         } else {
             piv = approx_median(h->cand, nc);

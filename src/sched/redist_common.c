@@ -170,6 +170,7 @@ typedef struct compact {
     uint32_t n1, n2, k;
     int32_t *rm, *cm; /* S x n1, S x n2: index of the transfer of row i / col j in step t */
     uint32_t *added;  /* tentative new transfers per step */
+    double *grow;     /* tentative lengthening per step */
     cmove_t *mv;
     size_t n_mv, cap_mv;
 } compact_t;
@@ -228,9 +229,11 @@ static double place(compact_t *c, size_t src, uint32_t xi, double need, double t
 
 static void rollback(compact_t *c)
 {
-    for (size_t m = 0; m < c->n_mv; m++)
+    for (size_t m = 0; m < c->n_mv; m++) {
         if (c->mv[m].is_new)
             c->added[c->mv[m].t]--;
+        c->grow[c->mv[m].t] = 0;
+    }
     c->n_mv = 0;
 }
 
@@ -253,9 +256,15 @@ static int commit(compact_t *c, size_t src)
             c->rm[mv->t * c->n1 + x->i] = (int32_t)T->n;
             c->cm[mv->t * c->n2 + x->j] = (int32_t)T->n;
             T->n++;
+            if (mv->amount > T->W)
+                T->W = mv->amount;
         } else {
-            T->x[c->rm[mv->t * c->n1 + x->i]].amount += mv->amount;
+            hc__redist_xfer_t *y = &T->x[c->rm[mv->t * c->n1 + x->i]];
+            y->amount += mv->amount;
+            if (y->amount > T->W)
+                T->W = y->amount;
         }
+        c->grow[mv->t] = 0;
         x->amount -= mv->amount;
     }
     c->n_mv = 0;
@@ -299,6 +308,69 @@ static int cmp_amount_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
+/* Dissolve step s by moving each of its transfers, whole, into the step where it lengthens the
+ * schedule least (a step holding the same message, or a free slot with both endpoints idle).
+ * Done only when the total lengthening is below what removing s saves (beta + W_s). Returns 1
+ * when done, 0 when not, < 0 on error. Generalises merging (one target) and dissolving into
+ * idle time (no lengthening). */
+static int dissolve_grow(compact_t *c, size_t s, double beta, double tiny)
+{
+    cstep_t *S = &c->st[s];
+    double growth = 0;
+    for (uint32_t e = 0; e < S->n; e++) {
+        const hc__redist_xfer_t *x = &S->x[e];
+        size_t best = SIZE_MAX;
+        double best_m = HUGE_VAL, best_level = 0;
+        int best_new = 0;
+        for (size_t t = 0; t < c->S; t++) {
+            const cstep_t *T = &c->st[t];
+            if (t == s || T->removed)
+                continue;
+            int32_t ri = c->rm[t * c->n1 + x->i], ci = c->cm[t * c->n2 + x->j];
+            double level;
+            int is_new;
+            if (ri >= 0 && T->x[ri].j == x->j) {
+                level = T->x[ri].amount + x->amount;
+                is_new = 0;
+            } else if (ri < 0 && ci < 0 && T->n + c->added[t] < c->k) {
+                level = x->amount;
+                is_new = 1;
+            } else {
+                continue;
+            }
+            double cur = T->W + c->grow[t];
+            double mg = level > cur ? level - cur : 0;
+            if (mg < best_m - tiny || (mg <= best_m + tiny && best_new && !is_new)) {
+                best = t;
+                best_m = mg;
+                best_new = is_new;
+                best_level = level;
+            }
+        }
+        if (best == SIZE_MAX || growth + best_m >= beta + S->W - tiny) {
+            rollback(c);
+            return 0;
+        }
+        if (hc__grow((void **)&c->mv, &c->cap_mv, c->n_mv + 1, sizeof *c->mv) != HC_OK)
+            return HC_ERR_NOMEM;
+        c->mv[c->n_mv].t = best;
+        c->mv[c->n_mv].xi = e;
+        c->mv[c->n_mv].is_new = best_new;
+        c->mv[c->n_mv].amount = x->amount;
+        c->n_mv++;
+        if (best_new)
+            c->added[best]++;
+        if (best_level - c->st[best].W > c->grow[best])
+            c->grow[best] = best_level - c->st[best].W;
+        growth += best_m;
+    }
+    HC__TRY(commit(c, s));
+    for (uint32_t e = 0; e < S->n; e++) /* whole amounts moved: nothing is left */
+        S->x[e].amount = 0;
+    HC__TRY(commit(c, s));
+    return 1;
+}
+
 /* One attempt on step s: dissolve it, else lower its longest transfer. Returns 1 when the
  * plan changed, 0 when not, < 0 on error. */
 static int improve_step(compact_t *c, size_t s, double beta)
@@ -333,7 +405,10 @@ static int improve_step(compact_t *c, size_t s, double beta)
         return 1;
     }
     rollback(c);
-    (void)beta;
+    /* 1b. dissolve, lengthening other steps by less than the step costs */
+    int dg = dissolve_grow(c, s, beta, tiny);
+    if (dg != 0)
+        return dg;
     /* 2. trim: capacities in descending order, then the new longest W' */
     double Wn = 0;
     for (uint32_t e = 0; e < S->n; e++) {
@@ -451,8 +526,9 @@ int hc__redist_compact(hc__redist_plan_t *plan, uint32_t k, double beta)
     c.rm = hc__malloc(c.S * c.n1, sizeof *c.rm);
     c.cm = hc__malloc(c.S * c.n2, sizeof *c.cm);
     c.added = hc__calloc(c.S, sizeof *c.added);
+    c.grow = hc__calloc(c.S, sizeof *c.grow);
     order = hc__malloc(c.S, sizeof *order);
-    if (!c.st || !c.rm || !c.cm || !c.added || !order) {
+    if (!c.st || !c.rm || !c.cm || !c.added || !c.grow || !order) {
         rc = hc__error(HC_ERR_NOMEM, "out of memory compacting %zu steps", c.S);
         goto done;
     }
@@ -535,6 +611,7 @@ done:
     free(c.rm);
     free(c.cm);
     free(c.added);
+    free(c.grow);
     free(c.mv);
     free(order);
     return rc;

@@ -38,7 +38,8 @@ int hc__redist_emit(const hc_problem_t *pb, const hc__redist_plan_t *plan, hc_sc
  * still a valid step (saves a beta), and move pieces of transfers into the idle time of other
  * steps (the slack below a step's longest transfer, or a free slot of a
  * step with < k transfers whose two endpoints are idle), dissolving whole steps when possible
- * and otherwise shortening them. Never increases the cost; keeps every step a matching of at
+ * (also by lengthening other steps by less than the dissolved step costs) and otherwise
+ * shortening them. Never increases the cost; keeps every step a matching of at
  * most k transfers and every message covered. */
 int hc__redist_compact(hc__redist_plan_t *plan, uint32_t k, double beta);
 

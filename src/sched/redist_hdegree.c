@@ -1,6 +1,6 @@
 /* Heuristic on degrees (001 §7): as the heuristic on weights, but the k kept edges of the
  * maximum matching are those of highest degree, deg(i) + deg(j) counted in the graph of the
- * remaining messages (ties keep the matcher's order, heavier first is not implied).
+ * remaining messages (001 does not define an edge's degree; ties keep the matcher's order).
  *
  * Complexity: O(m^2 sqrt(n)). Guarantee: none (001 §8.1, Figs. 13-14). */
 #include "redist_common.h"

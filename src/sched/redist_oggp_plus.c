@@ -1,7 +1,10 @@
 /* OGGP+ (ours, built on 001 §6.3): OGGP followed by the compaction post-pass of
- * redist_common.c: pieces of transfers are moved into idle time of other steps (below their
- * longest transfer, or into a free slot of a step with fewer than k transfers whose endpoints
- * are idle); steps that empty are removed (saving beta + their length), others shorten.
+ * redist_common.c: two steps whose union is still a valid step are merged (one beta saved);
+ * pieces of transfers are moved into idle time of other steps (below their longest transfer,
+ * or into a free slot of a step with fewer than k transfers whose endpoints are idle); steps
+ * that empty are removed (saving beta + their length); a step may also be dissolved by
+ * lengthening other steps by less than beta + its length; others shorten. docs/design.md has
+ * the measured gain.
  *
  * Complexity: OGGP + O(passes * S^2 * k) for S steps (8 passes at most). Guarantee: cost <=
  * cost of OGGP <= 8/3 eta (the post-pass never increases the cost). */

@@ -32,7 +32,7 @@ int hc__reduce_send_times(const hc_problem_t *pb, const char *algo, double *t)
             if (j == i)
                 continue;
             double v = HC_AT(pb->costs, i, j);
-            if (!hc__close(v, ref))
+            if (fabs(v - ref) > 1e-12 * fmax(fabs(v), fabs(ref)))
                 return hc__error(HC_ERR_UNSUPPORTED,
                                  "%s: reduce cost row %u is not constant (C[%u][%u] = %g s, "
                                  "C[%u][%u] = %g s); 003's model needs t(i) = C[i][j] for every "
@@ -189,8 +189,9 @@ int hc__reduce_build(const hc_problem_t *pb, const uint32_t *order, const double
     double *sstart = hc__malloc(P, sizeof *sstart);
     double *mins = hc__malloc(P, sizeof *mins);
     double *mine = hc__malloc(P, sizeof *mine);
+    uint32_t *spos = hc__malloc(P, sizeof *spos);
     hc_schedule_t *s = NULL;
-    if (!jobs || !evs || !recv || !sstart || !mins || !mine) {
+    if (!jobs || !evs || !recv || !sstart || !mins || !mine || !spos) {
         rc = hc__error(HC_ERR_NOMEM, "reduce: out of memory (P = %u)", P);
         goto done;
     }
@@ -201,6 +202,7 @@ int hc__reduce_build(const hc_problem_t *pb, const uint32_t *order, const double
     }
     for (uint32_t k = 0; k < m; k++) {
         sstart[order[k]] = start[k];
+        spos[order[k]] = k;
         jobs[k] = (job_t){start[k], start[k] + t[order[k]], k};
     }
     qsort(jobs, m, sizeof *jobs, by_end_desc);
@@ -208,8 +210,8 @@ int hc__reduce_build(const hc_problem_t *pb, const uint32_t *order, const double
         const job_t *jb = &jobs[q];
         uint32_t p = order[jb->k], best = UINT32_MAX;
         for (uint32_t r = 0; r < P; r++) {
-            if (r == p || r == pb->root || sstart[r] < jb->c)
-                continue;
+            if (r == p || r == pb->root || sstart[r] < jb->c || spos[r] <= jb->k)
+                continue; /* spos: with zero-length jobs, s(r) >= c(p) allows ties */
             if (!idle_for(mins[r], mine[r], jb->s, jb->c))
                 continue;
             if (best == UINT32_MAX || sstart[r] < sstart[best])
@@ -261,6 +263,7 @@ done:
     free(sstart);
     free(mins);
     free(mine);
+    free(spos);
     return rc;
 }
 

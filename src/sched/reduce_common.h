@@ -10,7 +10,7 @@
 #include "../core/internal.h"
 
 /* 003's model: t[i] = C[i][j] for every j != i, for every non-root i (t[root] =
- * 0). Rows must be constant (every off-diagonal entry within 1e-9 relative of
+ * 0). Rows must be constant (every off-diagonal entry within 1e-12 relative of
  * the first); otherwise HC_ERR_UNSUPPORTED naming `algo`, the row and two
  * differing entries, pointing at the `-pq` variants. `t` holds P doubles. */
 int hc__reduce_send_times(const hc_problem_t *pb, const char *algo, double *t);

@@ -448,6 +448,56 @@ static void test_hierarchy(void **state)
     hc_matrix_destroy(c);
 }
 
+/* The TTCC replay on a hand-made case: T0 = 0->1->2 with a slow 1->2, T1 = 0->2->1. Node 2 gets
+ * the first copy from the root's T1 send (the later T0 sender loses the switch), node 1's T1
+ * copy is skipped; alpha adds alpha x mean cost once, at node 2's switch. */
+static void test_ttcc_replay_semantics(void **state)
+{
+    (void)state;
+    double cv[9] = {0, 1, 2, 1, 0, 10, 1, 1, 0};
+    hc_matrix_t *c = NULL;
+    assert_int_equal(hc_matrix_create(3, 3, 0, &c), HC_OK);
+    memcpy(c->v, cv, sizeof cv);
+    hc_problem_t pb;
+    hc_problem_init(&pb, HC_COLL_BCAST);
+    pb.P = 3;
+    pb.costs = c;
+    pb.msg_bytes = 100;
+    hc_schedule_t *s = NULL;
+    assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 3, &s), HC_OK);
+    assert_int_equal(hc_schedule_alloc_trees(s, 1), HC_OK);
+    s->parent[1] = 0;
+    s->parent[2] = 1;
+    s->parent2[2] = 0;
+    s->parent2[1] = 2;
+    hc_event_t e[4] = {{0, 1, 0, 1, 100, 0, 0, 0},
+                       {1, 2, 1, 11, 100, 0, 0, 0},
+                       {0, 2, 1, 3, 100, 0, 0, 1},
+                       {2, 1, 11, 12, 100, 0, 0, 1}};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(hc_schedule_add_event(s, &e[i]), HC_OK);
+    hc_schedule_finish(s);
+    assert_true(close_rel(s->makespan, 3, 1e-12));
+    hc_sim_opts_t o;
+    hc_sim_opts_default(&o);
+    hc_sim_result_t *r = NULL;
+    assert_int_equal(hc_simulate(s, &pb, &o, &r), HC_OK);
+    assert_true(close_rel(r->makespan, 3, 1e-12));
+    assert_true(close_rel(r->finish[1], 1, 1e-12));
+    assert_true(close_rel(r->finish[2], 3, 1e-12));
+    assert_true(isnan(r->events[1].start)); /* the T0 sender lost the switch */
+    assert_true(isnan(r->events[3].start)); /* node 1 already holds: skipped */
+    assert_true(close_rel(r->events[2].end, 3, 1e-12));
+    hc_sim_result_destroy(r);
+    o.alpha = 0.5;
+    assert_int_equal(hc_simulate(s, &pb, &o, &r), HC_OK);
+    double mean = (1 + 2 + 1 + 10 + 1 + 1) / 6.0;
+    assert_true(close_rel(r->makespan, 3 + 0.5 * mean, 1e-12));
+    hc_sim_result_destroy(r);
+    hc_schedule_destroy(s);
+    hc_matrix_destroy(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -456,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_ttcc_never_worse),
         cmocka_unit_test(test_model_vs_simulator),
         cmocka_unit_test(test_hierarchy),
+        cmocka_unit_test(test_ttcc_replay_semantics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

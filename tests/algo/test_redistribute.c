@@ -220,6 +220,47 @@ static void test_edge_cases(void **state)
     inst_free(&in);
 }
 
+/* Traffic in bytes: the pieces of every message carry bytes in proportion to their time and
+ * sum to the message's size; JSON output carries k, beta, cost and the steps. */
+static void test_bytes_split(void **state)
+{
+    (void)state;
+    hc_rng_t r;
+    hc_rng_seed(&r, 17);
+    for (int trial = 0; trial < 50; trial++) {
+        inst_t in;
+        inst_random(&in, &r, 5, 4, 0.7, 20, 0, 1 + (uint32_t)hc_rng_below(&r, 4), 0.5);
+        hc_matrix_t *sz = NULL;
+        assert_int_equal(hc_matrix_create(5, 4, 0, &sz), HC_OK);
+        for (size_t e = 0; e < 20; e++)
+            sz->v[e] = in.costs->v[e] > 0 ? (double)(1 + hc_rng_below(&r, 1000000)) : 0;
+        in.pb.sizes = sz;
+        for (size_t a = 0; a < N_ALGOS; a++) {
+            hc_schedule_t *s = NULL;
+            assert_int_equal(hc_schedule_compute(&in.pb, ALGOS[a], NULL, &s), HC_OK);
+            check_schedule(&in, s, ALGOS[a]);
+            uint64_t got[20] = {0};
+            for (size_t e = 0; e < s->n_events; e++)
+                got[s->events[e].src * 4 + (s->events[e].dst - 5)] += s->events[e].bytes;
+            for (size_t e = 0; e < 20; e++)
+                assert_true(got[e] == (uint64_t)sz->v[e]);
+            if (trial == 0) {
+                char *json = NULL;
+                assert_int_equal(hc_schedule_to_json(s, &json), HC_OK);
+                assert_non_null(strstr(json, "\"k\""));
+                assert_non_null(strstr(json, "\"beta\""));
+                assert_non_null(strstr(json, "\"cost\""));
+                assert_non_null(strstr(json, "\"transfers\""));
+                assert_non_null(strstr(json, "\"amount\""));
+                free(json);
+            }
+            hc_schedule_destroy(s);
+        }
+        hc_matrix_destroy(sz);
+        inst_free(&in);
+    }
+}
+
 /* The 3-partition reduction of Theorem 1: U = {a1..a6}, m = 2 (k = 2). The lower bound is
  * reached by an optimal schedule (cost B = a(U) + 3m) when the partition exists. */
 static void test_theorem1_instance(void **state)
@@ -552,13 +593,10 @@ static void test_hopcroft_karp(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hopcroft_karp),
-        cmocka_unit_test(test_edge_cases),
-        cmocka_unit_test(test_theorem1_instance),
-        cmocka_unit_test(test_prop2_weight_regular),
-        cmocka_unit_test(test_lemma1),
-        cmocka_unit_test(test_oggp_maxmin),
-        cmocka_unit_test(test_validity_and_ratio),
+        cmocka_unit_test(test_hopcroft_karp),        cmocka_unit_test(test_edge_cases),
+        cmocka_unit_test(test_theorem1_instance),    cmocka_unit_test(test_bytes_split),
+        cmocka_unit_test(test_prop2_weight_regular), cmocka_unit_test(test_lemma1),
+        cmocka_unit_test(test_oggp_maxmin),          cmocka_unit_test(test_validity_and_ratio),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

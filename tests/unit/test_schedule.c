@@ -233,17 +233,18 @@ static void test_lower_bounds(void **state)
     pb.root = 2; /* 2->0 = 2, 2->1 = 0 -> dist(1) = 0, dist(0) = min(2, 0 + 4) = 2 */
     assert_int_equal(hc_lower_bound(&pb, &lb), HC_OK);
     assert_true(lb == 2);
-    /* reduce, rows t = (1, 2, 3) constant, root 0, P = 3: B1 = 3, B2 = 2 * 2 = 4 */
+    /* reduce, rows t = (1, 2, 3) constant, root 0, P = 3: B1 = 3, B2 = 2 * 2 = 4,
+     * B3 (EP relaxation) = sig_1 + 3 + tau = 0 + 3 + 2 = 5 (the optimum: 2 + 3) */
     double r9[] = {0, 1, 1, 2, 0, 2, 3, 3, 0};
     hc_matrix_t *r = mat(3, 3, r9);
     pb.coll = HC_COLL_REDUCE;
     pb.costs = r;
     pb.root = 0;
     assert_int_equal(hc_lower_bound(&pb, &lb), HC_OK);
-    assert_true(lb == 4);
-    pb.root = 2; /* B1 = 2, tau = 1, B2 = 2 */
+    assert_true(lb == 5);
+    pb.root = 2; /* B1 = 2, tau = 1, B2 = 2, B3 = 0 + 2 + 1 = 3 */
     assert_int_equal(hc_lower_bound(&pb, &lb), HC_OK);
-    assert_true(lb == 2);
+    assert_true(lb == 3);
     /* redistribute 2 x 3: weights {1,_,2 ; 3,4,_}: W = max(3, 7, 4, 4, 2) = 7, P = 10,
      * Delta = 2, m = 4. k = 1: eta_d = 10, eta_s = 4 -> 10 + 0.5 * 4 = 12 */
     double d6[] = {1, 0, 2, 3, 4, 0};

@@ -35,7 +35,7 @@ static void help(FILE *f)
                "Options:\n"
                "  --n N            nodes on each side (default 20)\n"
                "  --weights W      small (1..20), large (1..100000) or both (default both)\n"
-               "  --k LIST         values of k, e.g. 1..20 or 2,5,10,15 (default 1..20)\n"
+               "  --k LIST         values of k, e.g. 1..20 or 2,5,10,15 (default 1..min(n, 20))\n"
                "  --trials N       random graphs per weight class (default 1000)\n"
                "  --seed S         seed (default 1)\n"
                "  --beta B         start-up cost of a step in seconds (default 1)\n"
@@ -85,7 +85,7 @@ int exp_redistribute_main(int argc, char **argv)
         {"seed", required_argument, NULL, 's'},  {"beta", required_argument, NULL, 'b'},
         {"algos", required_argument, NULL, 'a'}, {"out", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
-    const char *k_s = "1..20", *out = NULL, *weights = "both";
+    const char *k_s = NULL, *out = NULL, *weights = "both";
     const char *algos_s = "ggp,oggp,oggp+,hweight,hdegree";
     uint64_t trials = 1000, seed = 1;
     uint32_t n = 20;
@@ -154,6 +154,11 @@ int exp_redistribute_main(int argc, char **argv)
         return cli_usage_error(cmd, "--algos: empty list");
     uint64_t *ks = NULL;
     size_t nk = 0;
+    char kdef[32];
+    if (!k_s) { /* default 1..min(n, 20) */
+        snprintf(kdef, sizeof kdef, "1..%u", n < 20 ? n : 20);
+        k_s = kdef;
+    }
     if (cli_parse_u64_list(k_s, &ks, &nk) != 0 || nk == 0)
         return cli_usage_error(cmd, "--k: expected a list like 1..20, got '%s'", k_s);
     for (size_t i = 0; i < nk; i++)
@@ -243,15 +248,15 @@ int exp_redistribute_main(int argc, char **argv)
                WNAME[wc], WMAX[wc], n, beta, (unsigned long long)trials);
         printf("%4s", "k");
         for (size_t a = 0; a < na; a++)
-            printf("  %-15s", algos[a]);
+            printf("  %-17s", algos[a]);
         printf("\n");
         for (size_t ki = 0; ki < nk; ki++) {
             printf("%4llu", (unsigned long long)ks[ki]);
             for (size_t a = 0; a < na; a++) {
                 const acc_t *e = &acc[ki * na + a];
                 char b[48];
-                snprintf(b, sizeof b, "%.3f / %.3f", e->n ? e->sum / (double)e->n : NAN, e->max);
-                printf("  %-15s", b);
+                snprintf(b, sizeof b, "%.4f / %.4f", e->n ? e->sum / (double)e->n : NAN, e->max);
+                printf("  %-17s", b);
             }
             printf("\n");
         }
@@ -267,7 +272,7 @@ int exp_redistribute_main(int argc, char **argv)
                 sum += e->sum;
                 cnt += e->n;
             }
-            printf("  %-8s over all k: max %.3f, largest per-k mean %.3f, overall mean %.3f\n",
+            printf("  %-8s over all k: max %.4f, largest per-k mean %.4f, overall mean %.4f\n",
                    algos[a], mx, mean_mx, cnt ? sum / (double)cnt : NAN);
         }
         printf("  (001 §8.1, heuristics: max < %s, mean < %s)\n", wc ? "2" : "2.4",

@@ -1,0 +1,353 @@
+/* Grid benchmark driver: hetcoll's collectives (libhetcoll_mpi) against the MPI library's own
+ * on the same platform. Standard MPI: built with smpicc for SimGrid SMPI (bench/grid/run.sh,
+ * simulated times) and with mpicc for real runs (tests/netns). Usage:
+ *   grid_bench --platform SPEC --scenario NAME --ops OP[,OP...] [--reps N] [--no-hetcoll]
+ *              [--k K] [--label NATIVE]
+ * OP: a2a-uniform:SIZE, a2a-skewed:SIZE (20% "server" ranks, r % 5 == 0, send 10x SIZE),
+ *     bcast:SIZE (root 0), reduce:SIZE (MPI_SUM on doubles, root 0),
+ *     redist:SIZE (ranks of the platform's cluster 0 send to those of cluster 1, pair (i, j)
+ *     carrying SIZE * (1 + (7i + 13j) mod 4) / 2 bytes; hetcoll's KPBS schedule with at most K
+ *     transfers per step against "post every Isend/Irecv at once").
+ * SIZE: bytes with optional K/M suffix (KiB/MiB). Rank 0 prints one tab-separated row per op:
+ *   scenario op bytes hetcoll_s native_s ratio algorithm predicted_s cold_s model_native_s
+ *   plan_wall_s label
+ * hetcoll_s: a call whose plan is cached (the steady state); cold_s: the first call (gather,
+ * planning on rank 0, plan broadcast, execution); predicted_s: the schedule's modelled
+ * makespan; model_native_s: the modelled makespan of the native algorithm's analogue
+ * (caterpillar = pairwise exchange for alltoall, binomial for bcast; NAN otherwise);
+ * plan_wall_s: rank 0's wall-clock time of the cold call. Times are the median over N reps of
+ * max over ranks (t_end - t_start), each rep started by a barrier. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hetcoll/mpi.h"
+
+#ifdef SMPI_SHARED_MALLOC /* SimGrid: one physical copy of big buffers for all ranks */
+#define BIG_ALLOC(n) SMPI_SHARED_MALLOC(n)
+#define BIG_FREE(p) SMPI_SHARED_FREE(p)
+#else
+#define BIG_ALLOC(n) malloc(n)
+#define BIG_FREE(p) free(p)
+#endif
+
+typedef struct {
+    int me, P;
+    hc_comm_t *hc;
+    int k;
+    uint64_t size;
+    const char *kind;
+    /* alltoallv / redistribution arguments */
+    int *sc, *sd, *rc, *rd;
+    char *sbuf, *rbuf;
+    size_t sbytes, rbytes;
+} bench_t;
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int parse_size(const char *s, uint64_t *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || v < 0)
+        return -1;
+    if (*end == 'K' || *end == 'k')
+        v *= 1024;
+    else if (*end == 'M' || *end == 'm')
+        v *= 1024 * 1024;
+    else if (*end == 'G' || *end == 'g')
+        v *= 1024.0 * 1024 * 1024;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* Pair sizes of the alltoallv variants and of the redistribution. */
+static uint64_t pair_bytes(const bench_t *b, int i, int j, const int *cl)
+{
+    if (i == j)
+        return 0;
+    if (strcmp(b->kind, "a2a-uniform") == 0)
+        return b->size;
+    if (strcmp(b->kind, "a2a-skewed") == 0)
+        return i % 5 == 0 ? 10 * b->size : b->size;
+    /* redist */
+    if (cl[i] != 0 || cl[j] != 1)
+        return 0;
+    return b->size * (uint64_t)(1 + (7 * i + 13 * j) % 4) / 2;
+}
+
+static int setup_v(bench_t *b, const int *cl)
+{
+    int P = b->P;
+    b->sc = calloc((size_t)P, sizeof(int));
+    b->sd = calloc((size_t)P, sizeof(int));
+    b->rc = calloc((size_t)P, sizeof(int));
+    b->rd = calloc((size_t)P, sizeof(int));
+    if (!b->sc || !b->sd || !b->rc || !b->rd)
+        return -1;
+    size_t s = 0, r = 0;
+    for (int j = 0; j < P; j++) {
+        b->sc[j] = (int)pair_bytes(b, b->me, j, cl);
+        b->rc[j] = (int)pair_bytes(b, j, b->me, cl);
+        b->sd[j] = (int)s;
+        b->rd[j] = (int)r;
+        s += (size_t)b->sc[j];
+        r += (size_t)b->rc[j];
+    }
+    b->sbytes = s;
+    b->rbytes = r;
+    b->sbuf = BIG_ALLOC(s ? s : 1);
+    b->rbuf = BIG_ALLOC(r ? r : 1);
+    return b->sbuf && b->rbuf ? 0 : -1;
+}
+
+static int run_native(bench_t *b)
+{
+    if (strncmp(b->kind, "a2a", 3) == 0)
+        return MPI_Alltoallv(b->sbuf, b->sc, b->sd, MPI_BYTE, b->rbuf, b->rc, b->rd, MPI_BYTE,
+                             MPI_COMM_WORLD);
+    if (strcmp(b->kind, "bcast") == 0)
+        return MPI_Bcast(b->sbuf, (int)b->size, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (strcmp(b->kind, "reduce") == 0)
+        return MPI_Reduce(b->sbuf, b->rbuf, (int)(b->size / sizeof(double)), MPI_DOUBLE, MPI_SUM, 0,
+                          MPI_COMM_WORLD);
+    /* redist: brute force, every message posted at once */
+    MPI_Request *req = malloc(sizeof *req * 2 * (size_t)b->P);
+    int n = 0;
+    if (!req)
+        return MPI_ERR_NO_MEM;
+    for (int j = 0; j < b->P; j++)
+        if (b->rc[j] > 0)
+            MPI_Irecv(b->rbuf + b->rd[j], b->rc[j], MPI_BYTE, j, 7, MPI_COMM_WORLD, &req[n++]);
+    for (int j = 0; j < b->P; j++)
+        if (b->sc[j] > 0)
+            MPI_Isend(b->sbuf + b->sd[j], b->sc[j], MPI_BYTE, j, 7, MPI_COMM_WORLD, &req[n++]);
+    int err = MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+    free(req);
+    return err;
+}
+
+static int run_hetcoll(bench_t *b)
+{
+    if (strncmp(b->kind, "a2a", 3) == 0)
+        return hc_alltoallv(b->sbuf, b->sc, b->sd, MPI_BYTE, b->rbuf, b->rc, b->rd, MPI_BYTE,
+                            b->hc);
+    if (strcmp(b->kind, "bcast") == 0)
+        return hc_bcast(b->sbuf, (int)b->size, MPI_BYTE, 0, b->hc);
+    if (strcmp(b->kind, "reduce") == 0)
+        return hc_reduce(b->sbuf, b->rbuf, (int)(b->size / sizeof(double)), MPI_DOUBLE, MPI_SUM, 0,
+                         b->hc);
+    return hc_redistribute(b->sbuf, b->sc, b->sd, b->rbuf, b->rc, b->rd, MPI_BYTE, b->k, b->hc);
+}
+
+/* One timed call: max over ranks of (end - start) after a barrier. */
+static double timed(bench_t *b, int hetcoll, double *wall_out)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    double w0 = wall(), t0 = MPI_Wtime();
+    int err = hetcoll ? run_hetcoll(b) : run_native(b);
+    double dt = MPI_Wtime() - t0, mx;
+    if (wall_out)
+        *wall_out = wall() - w0;
+    if (err != MPI_SUCCESS) {
+        fprintf(stderr, "grid_bench: rank %d: %s %s failed (%d)\n", b->me,
+                hetcoll ? "hetcoll" : "native", b->kind, err);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Allreduce(&dt, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return mx;
+}
+
+static double median_of(bench_t *b, int hetcoll, int reps)
+{
+    double *t = malloc(sizeof *t * (size_t)reps), m;
+    if (!t)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    for (int r = 0; r < reps; r++)
+        t[r] = timed(b, hetcoll, NULL);
+    qsort(t, (size_t)reps, sizeof *t, cmp_d);
+    m = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    free(t);
+    return m;
+}
+
+/* Modelled makespan of the native algorithm's analogue (rank 0 only). For alltoall, `winner`
+ * (when not NULL) receives the candidate the registry's "auto" kept (from its note). */
+static double model_native(const bench_t *b, const int *cl, char *winner, size_t cap)
+{
+    const hc_platform_t *pl = hc_comm_platform(b->hc);
+    hc_problem_t pb;
+    hc_matrix_t *C = NULL, *S = NULL;
+    hc_schedule_t *s = NULL;
+    double out = NAN;
+    const char *algo = NULL;
+    if (strncmp(b->kind, "a2a", 3) == 0) {
+        if (hc_matrix_create((uint32_t)b->P, (uint32_t)b->P, 0.0, &S) != HC_OK)
+            return NAN;
+        for (int i = 0; i < b->P; i++)
+            for (int j = 0; j < b->P; j++)
+                HC_AT(S, i, j) = (double)pair_bytes(b, i, j, cl);
+        if (hc_cost_sizes(pl, HC_MODEL_HOCKNEY, S, &C) != HC_OK)
+            goto done;
+        hc_problem_init(&pb, HC_COLL_ALLTOALL);
+        pb.sizes = S;
+        algo = "caterpillar";
+    } else if (strcmp(b->kind, "bcast") == 0) {
+        if (hc_cost_uniform(pl, HC_MODEL_HOCKNEY, b->size, &C) != HC_OK)
+            return NAN;
+        hc_problem_init(&pb, HC_COLL_BCAST);
+        pb.msg_bytes = b->size;
+        algo = "binomial";
+    } else {
+        return NAN;
+    }
+    pb.P = (uint32_t)b->P;
+    pb.costs = C;
+    pb.platform = pl;
+    if (hc_schedule_compute(&pb, algo, NULL, &s) == HC_OK)
+        out = s->makespan;
+    if (winner && pb.coll == HC_COLL_ALLTOALL) {
+        hc_schedule_t *a = NULL;
+        hc_algo_opts_t o;
+        hc_algo_opts_default(&o);
+        o.time_limit_s = 0.05; /* as the runtime plans */
+        if (hc_schedule_compute(&pb, "auto", &o, &a) == HC_OK && a->note &&
+            strncmp(a->note, "auto: ", 6) == 0)
+            snprintf(winner, cap, "auto:%.*s", (int)strcspn(a->note + 6, " "), a->note + 6);
+        hc_schedule_destroy(a);
+    }
+done:
+    hc_schedule_destroy(s);
+    hc_matrix_destroy(C);
+    hc_matrix_destroy(S);
+    return out;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    bench_t b;
+    memset(&b, 0, sizeof b);
+    MPI_Comm_rank(MPI_COMM_WORLD, &b.me);
+    MPI_Comm_size(MPI_COMM_WORLD, &b.P);
+    const char *spec = NULL, *scenario = "-", *ops = NULL, *label = "native";
+    int reps = 1, no_hetcoll = 0;
+    b.k = 0;
+    for (int a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "--platform") == 0 && a + 1 < argc)
+            spec = argv[++a];
+        else if (strcmp(argv[a], "--scenario") == 0 && a + 1 < argc)
+            scenario = argv[++a];
+        else if (strcmp(argv[a], "--ops") == 0 && a + 1 < argc)
+            ops = argv[++a];
+        else if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
+            reps = atoi(argv[++a]);
+        else if (strcmp(argv[a], "--k") == 0 && a + 1 < argc)
+            b.k = atoi(argv[++a]);
+        else if (strcmp(argv[a], "--label") == 0 && a + 1 < argc)
+            label = argv[++a];
+        else if (strcmp(argv[a], "--no-hetcoll") == 0)
+            no_hetcoll = 1;
+        else {
+            if (b.me == 0)
+                fprintf(stderr, "grid_bench: bad argument '%s' (see the header of grid_bench.c)\n",
+                        argv[a]);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    if (!spec || !ops || reps < 1) {
+        if (b.me == 0)
+            fprintf(stderr, "grid_bench: --platform and --ops are required\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    hc_platform_t *plat = NULL;
+    if (hc_platform_load(spec, &plat) != HC_OK) {
+        if (b.me == 0)
+            fprintf(stderr, "grid_bench: %s\n", hc_error_detail());
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    int *cl = malloc(sizeof *cl * (size_t)b.P);
+    if (!cl)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    for (int i = 0; i < b.P; i++)
+        cl[i] = i < (int)hc_platform_size(plat) ? hc_platform_cluster_of(plat, (uint32_t)i) : -1;
+    hc_comm_opts_t o;
+    hc_comm_opts_default(&o);
+    o.verbose = getenv("HETCOLL_VERBOSE") && atoi(getenv("HETCOLL_VERBOSE")) > 0;
+    int err = hc_comm_create(MPI_COMM_WORLD, plat, &o, &b.hc);
+    if (err != MPI_SUCCESS) {
+        if (b.me == 0)
+            fprintf(stderr, "grid_bench: hc_comm_create failed (%d): %s\n", err, hc_error_detail());
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    char *list = malloc(strlen(ops) + 1);
+    strcpy(list, ops);
+    char *save = NULL; /* strtok_r: SMPI ranks share libc's strtok state */
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(tok, ':');
+        if (!colon || parse_size(colon + 1, &b.size) != 0) {
+            if (b.me == 0)
+                fprintf(stderr, "grid_bench: bad op '%s'\n", tok);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        *colon = '\0';
+        b.kind = tok;
+        int is_v = strncmp(tok, "a2a", 3) == 0 || strcmp(tok, "redist") == 0;
+        if (is_v) {
+            if (setup_v(&b, cl) != 0)
+                MPI_Abort(MPI_COMM_WORLD, 1);
+        } else if (strcmp(tok, "bcast") == 0 || strcmp(tok, "reduce") == 0) {
+            b.sbuf = BIG_ALLOC(b.size ? b.size : 1);
+            b.rbuf = BIG_ALLOC(b.size ? b.size : 1);
+        } else {
+            if (b.me == 0)
+                fprintf(stderr, "grid_bench: unknown op '%s'\n", tok);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        double het = NAN, cold = NAN, pw = NAN, pred = NAN, mn = NAN;
+        char algo[64] = "-";
+        if (!no_hetcoll) {
+            cold = timed(&b, 1, &pw);
+            het = median_of(&b, 1, reps);
+            snprintf(algo, sizeof algo, "%s", hc_comm_last_algorithm(b.hc));
+            pred = hc_comm_last_predicted(b.hc);
+            if (b.me == 0)
+                mn = model_native(&b, cl, strcmp(algo, "auto") == 0 ? algo : NULL, sizeof algo);
+        }
+        double nat = median_of(&b, 0, reps);
+        if (b.me == 0) {
+            printf("%s\t%s\t%llu\t%.6g\t%.6g\t%.3f\t%s\t%.6g\t%.6g\t%.6g\t%.3g\t%s\n", scenario,
+                   tok, (unsigned long long)b.size, het, nat, het / nat, algo, pred, cold, mn, pw,
+                   label);
+            fflush(stdout);
+        }
+        BIG_FREE(b.sbuf);
+        BIG_FREE(b.rbuf);
+        free(b.sc);
+        free(b.sd);
+        free(b.rc);
+        free(b.rd);
+        b.sc = b.sd = b.rc = b.rd = NULL;
+        b.sbuf = b.rbuf = NULL;
+    }
+    free(list);
+    free(cl);
+    hc_comm_destroy(b.hc);
+    hc_platform_destroy(plat);
+    MPI_Finalize();
+    return 0;
+}
