@@ -2,7 +2,8 @@
  * on the same platform. Standard MPI: built with smpicc for SimGrid SMPI (bench/grid/run.sh,
  * simulated times) and with mpicc for real runs (tests/netns). Usage:
  *   grid_bench --platform SPEC --scenario NAME --ops OP[,OP...] [--reps N] [--no-hetcoll]
- *              [--k K] [--label NATIVE]
+ *              [--no-native] [--k K] [--label NATIVE]
+ * (GRID_BENCH_WALL=1 in the environment: wall-clock time of each phase on stderr.)
  * OP: a2a-uniform:SIZE, a2a-skewed:SIZE (20% "server" ranks, r % 5 == 0, send 10x SIZE),
  *     bcast:SIZE (root 0), reduce:SIZE (MPI_SUM on doubles, root 0),
  *     redist:SIZE (ranks of the platform's cluster 0 send to those of cluster 1, pair (i, j)
@@ -245,7 +246,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &b.me);
     MPI_Comm_size(MPI_COMM_WORLD, &b.P);
     const char *spec = NULL, *scenario = "-", *ops = NULL, *label = "native";
-    int reps = 1, no_hetcoll = 0;
+    int reps = 1, no_hetcoll = 0, no_native = 0;
     b.k = 0;
     for (int a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--platform") == 0 && a + 1 < argc)
@@ -262,6 +263,8 @@ int main(int argc, char **argv)
             label = argv[++a];
         else if (strcmp(argv[a], "--no-hetcoll") == 0)
             no_hetcoll = 1;
+        else if (strcmp(argv[a], "--no-native") == 0)
+            no_native = 1;
         else {
             if (b.me == 0)
                 fprintf(stderr, "grid_bench: bad argument '%s' (see the header of grid_bench.c)\n",
@@ -321,14 +324,22 @@ int main(int argc, char **argv)
         double het = NAN, cold = NAN, pw = NAN, pred = NAN, mn = NAN;
         char algo[64] = "-";
         if (!no_hetcoll) {
+            double w1 = wall();
             cold = timed(&b, 1, &pw);
+            double w2 = wall();
             het = median_of(&b, 1, reps);
+            if (b.me == 0 && getenv("GRID_BENCH_WALL"))
+                fprintf(stderr, "grid_bench: %s: cold %.2f s, warm %.2f s wall\n", tok, w2 - w1,
+                        wall() - w2);
             snprintf(algo, sizeof algo, "%s", hc_comm_last_algorithm(b.hc));
             pred = hc_comm_last_predicted(b.hc);
             if (b.me == 0)
                 mn = model_native(&b, cl, strcmp(algo, "auto") == 0 ? algo : NULL, sizeof algo);
         }
-        double nat = median_of(&b, 0, reps);
+        double w0 = wall();
+        double nat = no_native ? NAN : median_of(&b, 0, reps);
+        if (b.me == 0 && getenv("GRID_BENCH_WALL"))
+            fprintf(stderr, "grid_bench: %s: native %.2f s wall\n", tok, wall() - w0);
         if (b.me == 0) {
             printf("%s\t%s\t%llu\t%.6g\t%.6g\t%.3f\t%s\t%.6g\t%.6g\t%.6g\t%.3g\t%s\n", scenario,
                    tok, (unsigned long long)b.size, het, nat, het / nat, algo, pred, cold, mn, pw,

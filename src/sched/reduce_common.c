@@ -390,3 +390,55 @@ int hc__reduce_pq_snf_order(const hc_problem_t *pb, uint32_t *order)
     free(tmp);
     return HC_OK;
 }
+
+int hc__reduce_given_order(const hc_problem_t *pb, const hc_algo_opts_t *opts, uint32_t *order)
+{
+    if (opts && opts->order) {
+        int rc = hc__reduce_check_order(pb, opts->order, opts->order_len);
+        if (rc != HC_OK)
+            return rc;
+        for (uint32_t k = 0; k + 1 < pb->P; k++)
+            order[k] = opts->order[k];
+        return HC_OK;
+    }
+    uint32_t q = 0;
+    for (uint32_t i = 0; i < pb->P; i++)
+        if (i != pb->root)
+            order[q++] = i;
+    return HC_OK;
+}
+
+int hc__reduce_ep_schedule(const hc_problem_t *pb, const char *algo, const hc_algo_opts_t *opts,
+                           int snf, hc_schedule_t **out)
+{
+    *out = NULL;
+    uint32_t P = pb->P, m = P - 1;
+    int rc;
+    double *t = hc__malloc(P, sizeof *t);
+    double *dur = hc__malloc(P, sizeof *dur);
+    double *start = hc__malloc(P, sizeof *start);
+    double *work = hc__malloc(P, sizeof *work);
+    uint32_t *order = hc__malloc(P, sizeof *order);
+    if (!t || !dur || !start || !work || !order) {
+        rc = hc__error(HC_ERR_NOMEM, "%s: out of memory (P = %u)", algo, P);
+        goto done;
+    }
+    rc = hc__reduce_send_times(pb, algo, t);
+    if (rc != HC_OK)
+        goto done;
+    if (snf)
+        hc__reduce_snf_order(pb, t, order);
+    else if ((rc = hc__reduce_given_order(pb, opts, order)) != HC_OK)
+        goto done;
+    for (uint32_t k = 0; k < m; k++)
+        dur[k] = t[order[k]];
+    hc__reduce_ep_times(P, dur, m, start, work);
+    rc = hc__reduce_build(pb, order, start, t, out);
+done:
+    free(t);
+    free(dur);
+    free(start);
+    free(work);
+    free(order);
+    return rc;
+}

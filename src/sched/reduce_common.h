@@ -38,6 +38,16 @@ int hc__reduce_build(const hc_problem_t *pb, const uint32_t *order, const double
  * `order` holds P - 1 entries. */
 void hc__reduce_snf_order(const hc_problem_t *pb, const double *t, uint32_t *order);
 
+/* The send order of ep and ep-pq: opts->order (checked with hc__reduce_check_order) when
+ * given, else the non-root nodes by increasing id. `order` holds P - 1 entries. */
+int hc__reduce_given_order(const hc_problem_t *pb, const hc_algo_opts_t *opts, uint32_t *order);
+
+/* EP times (003 §3) and pairing of the constant-row send times t(i) for the senders in
+ * slowest-node-first order (snf != 0, opts unused) or in hc__reduce_given_order(opts); errors
+ * name `algo`. The body of ep and snf. Caller frees *out. */
+int hc__reduce_ep_schedule(const hc_problem_t *pb, const char *algo, const hc_algo_opts_t *opts,
+                           int snf, hc_schedule_t **out);
+
 /* Timespec-free wall clock in seconds (C11 timespec_get), for search time
  * limits. */
 double hc__reduce_now(void);

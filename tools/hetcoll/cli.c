@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -288,4 +290,64 @@ void cli_progress(const char *label, size_t done, size_t total)
     if (done >= total)
         fputc('\n', stderr);
     fflush(stderr);
+}
+
+int cli_check_args_done(const char *cmd, int argc, char **argv, const char *out)
+{
+    if (optind < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    if (!out)
+        return cli_usage_error(cmd, "--out DIR is required");
+    return CLI_OK;
+}
+
+int cli_parse_algo_list(const char *cmd, hc_coll_t coll, const char *list, const char **out,
+                        size_t max, size_t *n)
+{
+    char buf[512];
+    *n = 0;
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        const hc_algo_info_t *info;
+        if (*n == max)
+            return cli_usage_error(cmd, "--algos: at most %zu algorithms", max);
+        if (hc_algo_find(coll, tok, &info) != HC_OK)
+            return cli_usage_error(cmd, "--algos: %s", hc_error_detail());
+        out[(*n)++] = info->name;
+    }
+    if (*n == 0)
+        return cli_usage_error(cmd, "--algos: empty list");
+    return CLI_OK;
+}
+
+int cli_check_u64_range(const char *cmd, const char *opt, const uint64_t *v, size_t n,
+                        uint64_t lo, uint64_t hi)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i] < lo || v[i] > hi)
+            return cli_usage_error(cmd, "%s: %llu out of range %llu..%llu", opt,
+                                   (unsigned long long)v[i], (unsigned long long)lo,
+                                   (unsigned long long)hi);
+    return CLI_OK;
+}
+
+int cli_make_outdir(const char *dir)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return cli_error("%s: cannot create directory: %s", dir, strerror(errno));
+    return CLI_OK;
+}
+
+FILE *cli_open_in_dir(const char *dir, const char *fmt, ...)
+{
+    char name[1024], path[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        cli_error("%s: cannot create: %s", path, strerror(errno));
+    return f;
 }

@@ -52,6 +52,29 @@ void cli_close_output(FILE *f);
 /* Progress on stderr when it is a terminal (experiments): "\r<label> <done>/<total>". */
 void cli_progress(const char *label, size_t done, size_t total);
 
+/* Experiments (exp_*.c). After the options: "unexpected argument" for a leftover argv[optind],
+ * "--out DIR is required" when out is NULL. Returns CLI_OK or CLI_USAGE (after printing). */
+int cli_check_args_done(const char *cmd, int argc, char **argv, const char *out);
+/* Comma-separated --algos list of collective `coll` (empty items skipped, at most 511
+ * characters read) into out[0..*n): the registry's own (static) names, in the given order, at
+ * most `max`. Returns CLI_OK, or CLI_USAGE after printing the usage error of `cmd` (unknown
+ * name, more than `max`, empty list). */
+int cli_parse_algo_list(const char *cmd, hc_coll_t coll, const char *list, const char **out,
+                        size_t max, size_t *n);
+/* Every v[i] in lo..hi, else CLI_USAGE after "<opt>: <v> out of range <lo>..<hi>". */
+int cli_check_u64_range(const char *cmd, const char *opt, const uint64_t *v, size_t n,
+                        uint64_t lo, uint64_t hi);
+/* Create the output directory (an existing one is fine). CLI_OK, or CLI_ERROR after
+ * printing "<dir>: cannot create directory: <strerror>". */
+int cli_make_outdir(const char *dir);
+/* fopen("<dir>/<name>", "w") with the name formatted from fmt; NULL after printing
+ * "<path>: cannot create: <strerror>". The caller fcloses the file. */
+FILE *cli_open_in_dir(const char *dir, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* SVG timing diagram of a schedule (svg.c): one column per node, time downward, each
  * rectangle labelled with its destination, header with makespan and lower bound. */
 int cli_svg_schedule(FILE *f, const hc_schedule_t *s, const char *title);

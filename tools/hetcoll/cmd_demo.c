@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 
 #include "problem.h"
 
@@ -280,8 +278,8 @@ int cmd_demo(int argc, char **argv)
         specs[n_specs++] = "builtin:grid5000";
         specs[n_specs++] = "builtin:gusto";
     }
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return cli_error("%s: cannot create directory: %s", dir, strerror(errno));
+    if (cli_make_outdir(dir) != CLI_OK)
+        return CLI_ERROR;
     printf("hetcoll demo: message %llu bytes, every registered algorithm, validated and "
            "simulated (sigma 0)\n\n",
            (unsigned long long)msg);

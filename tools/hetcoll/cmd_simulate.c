@@ -154,17 +154,10 @@ int cmd_simulate(int argc, char **argv)
         case 'h':
             help(stdout);
             goto out;
-        case '?':
-        case ':':
-            rc = cli_bad_option(cmd, c, argv);
-            goto out;
         default:
-            rc = cli_popts_handle(&o, cmd, c, optarg);
-            if (rc != CLI_OK) {
-                if (rc == -1)
-                    rc = cli_usage_error(cmd, "unexpected option");
+            rc = cli_popts_option(&o, cmd, c, optarg, argv);
+            if (rc != CLI_OK)
                 goto out;
-            }
         }
     }
     if (!path && optind < argc)

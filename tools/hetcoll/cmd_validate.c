@@ -44,15 +44,11 @@ int cmd_validate(int argc, char **argv)
             help(stdout);
             cli_popts_free(&o);
             return CLI_OK;
-        case '?':
-        case ':':
-            cli_popts_free(&o);
-            return cli_bad_option(cmd, c, argv);
         default:
-            rc = cli_popts_handle(&o, cmd, c, optarg);
+            rc = cli_popts_option(&o, cmd, c, optarg, argv);
             if (rc != CLI_OK) {
                 cli_popts_free(&o);
-                return rc == -1 ? cli_usage_error(cmd, "unexpected option") : rc;
+                return rc;
             }
         }
     }

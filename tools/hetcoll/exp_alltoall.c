@@ -16,14 +16,11 @@
  * schedule is validated. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 #include <time.h>
 
 #include "cli.h"
@@ -168,40 +165,25 @@ int exp_alltoall_main(int argc, char **argv)
             return cli_bad_option(cmd, optopt, argv);
         }
     }
-    if (optind < argc)
-        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-    if (!out)
-        return cli_usage_error(cmd, "--out DIR is required");
-    char abuf[512];
+    int rc = cli_check_args_done(cmd, argc, argv, out);
+    if (rc != CLI_OK)
+        return rc;
     const char *algos[MAX_ALGOS];
     size_t na = 0;
-    snprintf(abuf, sizeof abuf, "%s", algos_s);
-    for (char *tok = strtok(abuf, ","); tok; tok = strtok(NULL, ",")) {
-        const hc_algo_info_t *info;
-        if (na == MAX_ALGOS)
-            return cli_usage_error(cmd, "--algos: at most %d algorithms", MAX_ALGOS);
-        if (hc_algo_find(HC_COLL_ALLTOALL, tok, &info) != HC_OK)
-            return cli_usage_error(cmd, "--algos: %s", hc_error_detail());
-        algos[na++] = tok;
-    }
-    if (na == 0)
-        return cli_usage_error(cmd, "--algos: empty list");
+    rc = cli_parse_algo_list(cmd, HC_COLL_ALLTOALL, algos_s, algos, MAX_ALGOS, &na);
+    if (rc != CLI_OK)
+        return rc;
     uint64_t *ps = NULL;
     size_t np = 0;
     if (cli_parse_u64_list(procs_s, &ps, &np) != 0 || np == 0)
         return cli_usage_error(cmd, "--procs: expected a list like 10,20,30,40,50, got '%s'",
                                procs_s);
-    for (size_t i = 0; i < np; i++) {
-        if (ps[i] < 2 || ps[i] > 4096) {
-            int r = cli_usage_error(cmd, "--procs: %llu out of range 2..4096",
-                                    (unsigned long long)ps[i]);
-            free(ps);
-            return r;
-        }
+    rc = cli_check_u64_range(cmd, "--procs", ps, np, 2, 4096);
+    if (rc != CLI_OK) {
+        free(ps);
+        return rc;
     }
-    int rc = CLI_OK;
-    if (mkdir(out, 0777) != 0 && errno != EEXIST)
-        rc = cli_error("%s: cannot create directory: %s", out, strerror(errno));
+    rc = cli_make_outdir(out);
     acc_t *acc = calloc(np * na, sizeof *acc);
     double *x = malloc(np * sizeof *x), *ys = malloc((na + 1) * np * sizeof *ys);
     cli_series_t *ser = malloc((na + 1) * sizeof *ser);
@@ -261,11 +243,9 @@ int exp_alltoall_main(int argc, char **argv)
         }
         if (rc != CLI_OK)
             break;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/alltoall_%s.csv", out, WL_NAME[wl]);
-        FILE *csv = fopen(path, "w");
+        FILE *csv = cli_open_in_dir(out, "alltoall_%s.csv", WL_NAME[wl]);
         if (!csv) {
-            rc = cli_error("%s: cannot create: %s", path, strerror(errno));
+            rc = CLI_ERROR;
             break;
         }
         fprintf(csv, "workload,procs,algorithm,trials,mean_makespan_over_lb,max_makespan_over_lb,"
@@ -294,7 +274,7 @@ int exp_alltoall_main(int argc, char **argv)
         }
         printf("\n");
         if (fclose(csv) != 0) {
-            rc = cli_error("%s: write failed", path);
+            rc = cli_error("%s/alltoall_%s.csv: write failed", out, WL_NAME[wl]);
             break;
         }
         /* plots: ratio, and seconds with the lower bound */
@@ -308,7 +288,7 @@ int exp_alltoall_main(int argc, char **argv)
             ser[a].name = algos[a];
             ser[a].y = ys + a * np;
         }
-        char title[160];
+        char title[160], path[4096];
         snprintf(title, sizeof title, "total exchange, %s messages (000 %s): makespan / LB",
                  WL_NAME[wl], WL_FIG[wl]);
         snprintf(path, sizeof path, "%s/alltoall_%s.svg", out, WL_NAME[wl]);

@@ -8,14 +8,11 @@
  * makespan is the last cluster's completion. Seeded (--seed). */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 
 #include "cli.h"
 #include "sched/bcast_common.h"
@@ -120,25 +117,20 @@ int exp_grid_bcast_main(int argc, char **argv)
             return cli_bad_option(cmd, optopt, argv);
         }
     }
-    if (optind < argc)
-        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-    if (!out)
-        return cli_usage_error(cmd, "--out DIR is required");
+    int rc = cli_check_args_done(cmd, argc, argv, out);
+    if (rc != CLI_OK)
+        return rc;
     uint64_t *cls = NULL;
     size_t nc = 0;
     if (cli_parse_u64_list(cl_s, &cls, &nc) != 0 || nc == 0)
         return cli_usage_error(cmd, "--clusters: expected a list like 2..50, got '%s'", cl_s);
-    int rc = CLI_OK;
+    rc = cli_check_u64_range(cmd, "--clusters", cls, nc, 2, 1000);
     uint64_t cmax = 0;
-    for (size_t i = 0; i < nc && rc == CLI_OK; i++) {
-        if (cls[i] < 2 || cls[i] > 1000)
-            rc = cli_usage_error(cmd, "--clusters: %llu out of range 2..1000",
-                                 (unsigned long long)cls[i]);
+    for (size_t i = 0; i < nc; i++)
         if (cls[i] > cmax)
             cmax = cls[i];
-    }
-    if (rc == CLI_OK && mkdir(out, 0777) != 0 && errno != EEXIST)
-        rc = cli_error("%s: cannot create directory: %s", out, strerror(errno));
+    if (rc == CLI_OK)
+        rc = cli_make_outdir(out);
     enum { NR = HC__GR_COUNT };
     double *sums = rc == CLI_OK ? calloc(nc * NR, sizeof *sums) : NULL;
     size_t *worst_flat = rc == CLI_OK ? calloc(nc, sizeof *worst_flat) : NULL;
@@ -181,12 +173,8 @@ int exp_grid_bcast_main(int argc, char **argv)
     }
     char path[4096];
     FILE *csv = NULL;
-    if (rc == CLI_OK) {
-        snprintf(path, sizeof path, "%s/grid_bcast.csv", out);
-        csv = fopen(path, "w");
-        if (!csv)
-            rc = cli_error("%s: cannot create: %s", path, strerror(errno));
-    }
+    if (rc == CLI_OK && !(csv = cli_open_in_dir(out, "grid_bcast.csv")))
+        rc = CLI_ERROR;
     if (rc == CLI_OK) {
         double Tn = (double)trials;
         fprintf(csv, "clusters,trials");

@@ -9,14 +9,11 @@
  * Everything is seeded (--seed). */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 
 #include "cli.h"
 
@@ -133,25 +130,14 @@ int exp_redistribute_main(int argc, char **argv)
             return cli_bad_option(cmd, optopt, argv);
         }
     }
-    if (optind < argc)
-        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-    if (!out)
-        return cli_usage_error(cmd, "--out DIR is required");
-    /* algorithms */
-    char abuf[512];
+    int rc = cli_check_args_done(cmd, argc, argv, out);
+    if (rc != CLI_OK)
+        return rc;
     const char *algos[MAX_ALGOS];
     size_t na = 0;
-    snprintf(abuf, sizeof abuf, "%s", algos_s);
-    for (char *tok = strtok(abuf, ","); tok; tok = strtok(NULL, ",")) {
-        const hc_algo_info_t *info;
-        if (na == MAX_ALGOS)
-            return cli_usage_error(cmd, "--algos: at most %d algorithms", MAX_ALGOS);
-        if (hc_algo_find(HC_COLL_REDISTRIBUTE, tok, &info) != HC_OK)
-            return cli_usage_error(cmd, "--algos: %s", hc_error_detail());
-        algos[na++] = tok;
-    }
-    if (na == 0)
-        return cli_usage_error(cmd, "--algos: empty list");
+    rc = cli_parse_algo_list(cmd, HC_COLL_REDISTRIBUTE, algos_s, algos, MAX_ALGOS, &na);
+    if (rc != CLI_OK)
+        return rc;
     uint64_t *ks = NULL;
     size_t nk = 0;
     char kdef[32];
@@ -161,16 +147,12 @@ int exp_redistribute_main(int argc, char **argv)
     }
     if (cli_parse_u64_list(k_s, &ks, &nk) != 0 || nk == 0)
         return cli_usage_error(cmd, "--k: expected a list like 1..20, got '%s'", k_s);
-    for (size_t i = 0; i < nk; i++)
-        if (ks[i] < 1 || ks[i] > n) {
-            int r =
-                cli_usage_error(cmd, "--k: %llu out of range 1..%u", (unsigned long long)ks[i], n);
-            free(ks);
-            return r;
-        }
-    int rc = CLI_OK;
-    if (mkdir(out, 0777) != 0 && errno != EEXIST)
-        rc = cli_error("%s: cannot create directory: %s", out, strerror(errno));
+    rc = cli_check_u64_range(cmd, "--k", ks, nk, 1, n);
+    if (rc != CLI_OK) {
+        free(ks);
+        return rc;
+    }
+    rc = cli_make_outdir(out);
     static const char *const WNAME[2] = {"small", "large"};
     static const double WMAX[2] = {20, 100000};
     acc_t *acc = calloc(nk * na, sizeof *acc);
@@ -225,11 +207,9 @@ int exp_redistribute_main(int argc, char **argv)
         if (rc != CLI_OK)
             break;
         /* CSV */
-        char path[4096];
-        snprintf(path, sizeof path, "%s/redistribute_%s.csv", out, WNAME[wc]);
-        FILE *csv = fopen(path, "w");
+        FILE *csv = cli_open_in_dir(out, "redistribute_%s.csv", WNAME[wc]);
         if (!csv) {
-            rc = cli_error("%s: cannot create: %s", path, strerror(errno));
+            rc = CLI_ERROR;
             break;
         }
         fprintf(csv, "weights,n,k,algo,trials,mean_cost_over_eta,max_cost_over_eta,mean_steps\n");
@@ -289,7 +269,7 @@ int exp_redistribute_main(int argc, char **argv)
             ser[a] = (cli_series_t){algos[a], ys + a * nk};
             ser[na + a] = (cli_series_t){algos[a], ys + (na + a) * nk};
         }
-        char title[128];
+        char title[128], path[4096];
         snprintf(path, sizeof path, "%s/redistribute_%s_mean.svg", out, WNAME[wc]);
         snprintf(title, sizeof title, "mean cost/eta, %s weights (001 Figs. 11-15)", WNAME[wc]);
         if (cli_plot_svg(path, title, "k", "cost / eta", x, nk, ser, na, 0) != 0)

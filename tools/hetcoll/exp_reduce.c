@@ -7,14 +7,11 @@
  * over the n - 1 senders. Everything is seeded (--seed). */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 #include <time.h>
 
 #include "cli.h"
@@ -187,10 +184,9 @@ int exp_reduce_main(int argc, char **argv)
             return cli_bad_option(cmd, optopt, argv);
         }
     }
-    if (optind < argc)
-        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-    if (!out)
-        return cli_usage_error(cmd, "--out DIR is required");
+    int rc = cli_check_args_done(cmd, argc, argv, out);
+    if (rc != CLI_OK)
+        return rc;
     uint64_t *procs = NULL, *classes = NULL;
     size_t np = 0, nk = 0;
     if (cli_parse_u64_list(procs_s, &procs, &np) != 0 || np == 0)
@@ -199,17 +195,11 @@ int exp_reduce_main(int argc, char **argv)
         free(procs);
         return cli_usage_error(cmd, "--classes: expected a list like 3..6, got '%s'", classes_s);
     }
-    int rc = CLI_OK;
-    for (size_t i = 0; i < np && rc == CLI_OK; i++)
-        if (procs[i] < 2 || procs[i] > 1024)
-            rc = cli_usage_error(cmd, "--procs: %llu out of range 2..1024",
-                                 (unsigned long long)procs[i]);
-    for (size_t i = 0; i < nk && rc == CLI_OK; i++)
-        if (classes[i] < 1 || classes[i] > 64)
-            rc = cli_usage_error(cmd, "--classes: %llu out of range 1..64",
-                                 (unsigned long long)classes[i]);
-    if (rc == CLI_OK && mkdir(out, 0777) != 0 && errno != EEXIST)
-        rc = cli_error("%s: cannot create directory: %s", out, strerror(errno));
+    rc = cli_check_u64_range(cmd, "--procs", procs, np, 2, 1024);
+    if (rc == CLI_OK)
+        rc = cli_check_u64_range(cmd, "--classes", classes, nk, 1, 64);
+    if (rc == CLI_OK)
+        rc = cli_make_outdir(out);
     cell_t *cells = rc == CLI_OK ? calloc(np * nk, sizeof *cells) : NULL;
     if (rc == CLI_OK && !cells)
         rc = cli_error("out of memory");
@@ -226,12 +216,8 @@ int exp_reduce_main(int argc, char **argv)
         }
     FILE *csv = NULL;
     char path[4096];
-    if (rc == CLI_OK) {
-        snprintf(path, sizeof path, "%s/reduce_table1.csv", out);
-        csv = fopen(path, "w");
-        if (!csv)
-            rc = cli_error("%s: cannot create: %s", path, strerror(errno));
-    }
+    if (rc == CLI_OK && !(csv = cli_open_in_dir(out, "reduce_table1.csv")))
+        rc = CLI_ERROR;
     if (rc == CLI_OK) {
         fprintf(csv, "procs,classes,trials,paper_efficiency_pct,efficiency_pct,"
                      "min_efficiency_pct,mean_nodes,mean_naive,mean_time_s,max_time_s,"

@@ -7,14 +7,11 @@
  * Everything is seeded (--seed); the same M0 is used for every sigma of a trial. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 
 #include "cli.h"
 
@@ -118,10 +115,9 @@ int exp_ttcc_main(int argc, char **argv)
             return cli_bad_option(cmd, optopt, argv);
         }
     }
-    if (optind < argc)
-        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-    if (!out)
-        return cli_usage_error(cmd, "--out DIR is required");
+    int rc = cli_check_args_done(cmd, argc, argv, out);
+    if (rc != CLI_OK)
+        return rc;
     uint64_t *nodes = NULL;
     double *sig = NULL;
     size_t nn = 0, ns = 0;
@@ -131,11 +127,7 @@ int exp_ttcc_main(int argc, char **argv)
         free(nodes);
         return cli_usage_error(cmd, "--sigma: expected a list like 0,0.1,0.5, got '%s'", sigma_s);
     }
-    int rc = CLI_OK;
-    for (size_t i = 0; i < nn && rc == CLI_OK; i++)
-        if (nodes[i] < 2 || nodes[i] > 2000)
-            rc = cli_usage_error(cmd, "--nodes: %llu out of range 2..2000",
-                                 (unsigned long long)nodes[i]);
+    rc = cli_check_u64_range(cmd, "--nodes", nodes, nn, 2, 2000);
     for (size_t k = 0; k < ns && rc == CLI_OK; k++)
         if (!(sig[k] >= 0) || sig[k] > 10)
             rc = cli_usage_error(cmd, "--sigma: %g out of range 0..10", sig[k]);
@@ -143,8 +135,8 @@ int exp_ttcc_main(int argc, char **argv)
     for (size_t k = 0; k < ns; k++)
         if (sig[k] == 0)
             s0 = k;
-    if (rc == CLI_OK && mkdir(out, 0777) != 0 && errno != EEXIST)
-        rc = cli_error("%s: cannot create directory: %s", out, strerror(errno));
+    if (rc == CLI_OK)
+        rc = cli_make_outdir(out);
     /* sums[(i * ns + k) * 2 + a], a = 0 ECEF, 1 TTCC */
     double *sums = rc == CLI_OK ? calloc(nn * ns * 2, sizeof *sums) : NULL;
     if (rc == CLI_OK && !sums)
@@ -200,12 +192,8 @@ int exp_ttcc_main(int argc, char **argv)
     }
     char path[4096];
     FILE *csv = NULL;
-    if (rc == CLI_OK) {
-        snprintf(path, sizeof path, "%s/ttcc.csv", out);
-        csv = fopen(path, "w");
-        if (!csv)
-            rc = cli_error("%s: cannot create: %s", path, strerror(errno));
-    }
+    if (rc == CLI_OK && !(csv = cli_open_in_dir(out, "ttcc.csv")))
+        rc = CLI_ERROR;
     double T = (double)trials;
 #define MEAN(i, k, a) (sums[((i)*ns + (k)) * 2 + (a)] / T)
 #define DELAY(i, k, a) (s0 < ns ? 100 * (MEAN(i, k, a) - MEAN(i, s0, a)) / MEAN(i, s0, a) : NAN)

@@ -37,6 +37,14 @@ void cli_popts_free(cli_popts_t *o)
     o->order_buf = NULL;
 }
 
+int cli_popts_option(cli_popts_t *o, const char *cmd, int code, const char *arg, char **argv)
+{
+    if (code == '?' || code == ':')
+        return cli_bad_option(cmd, code, argv);
+    int rc = cli_popts_handle(o, cmd, code, arg);
+    return rc == -1 ? cli_usage_error(cmd, "unexpected option") : rc;
+}
+
 int cli_popts_any(const cli_popts_t *o)
 {
     return o->platform || o->costs || o->sizes || o->times || o->traffic || o->have_msg ||

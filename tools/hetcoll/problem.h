@@ -81,6 +81,10 @@ void cli_popts_free(cli_popts_t *o);
 /* Handle option `code` (a POPT_* value) with argument `arg`. Returns CLI_OK, CLI_USAGE (after
  * printing the usage error for `cmd`), or -1 when `code` is not a problem option. */
 int cli_popts_handle(cli_popts_t *o, const char *cmd, int code, const char *arg);
+/* The default branch of a getopt_long loop over the problem options: '?' and ':' go to
+ * cli_bad_option, other codes to cli_popts_handle (a code that is no problem option gives the
+ * usage error "unexpected option"). Returns CLI_OK, or an exit code after printing. */
+int cli_popts_option(cli_popts_t *o, const char *cmd, int code, const char *arg, char **argv);
 /* Nonzero when any option describing the problem (not the algorithm) was given. */
 int cli_popts_any(const cli_popts_t *o);
 /* Help text for the problem options of `coll` (or of all collectives when coll < 0). */

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Install rules, hetcoll.pc and the CMake package: install the build into a temporary prefix,
+# then build and run a small consumer both with pkg-config and with find_package(hetcoll).
+# Usage: test_install.sh <hetcoll-binary> <tests-dir>
+set -euo pipefail
+bin=$1
+build=$(cd "$(dirname "$bin")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+cat >"$tmp/main.c" <<'C'
+#include <hetcoll/hetcoll.h>
+#include <stdio.h>
+int main(void)
+{
+    hc_platform_t *p;
+    hc_matrix_t *c;
+    hc_schedule_t *s;
+    hc_problem_t pb;
+    if (hc_platform_load("builtin:gusto", &p) != HC_OK || hc_cost_uniform(p, HC_MODEL_HOCKNEY, 1000, &c) != HC_OK)
+        return 1;
+    hc_problem_init(&pb, HC_COLL_ALLTOALL);
+    pb.P = hc_platform_size(p);
+    pb.costs = c;
+    if (hc_schedule_compute(&pb, "caterpillar", NULL, &s) != HC_OK || hc_schedule_validate(s, &pb) != HC_OK)
+        return 1;
+    printf("ok %s %u\n", s->algorithm, s->P);
+    hc_schedule_destroy(s);
+    hc_matrix_destroy(c);
+    hc_platform_destroy(p);
+    return 0;
+}
+C
+export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig:$tmp/prefix/lib/x86_64-linux-gnu/pkgconfig"
+cc -std=c11 "$tmp/main.c" $(pkg-config --cflags --libs hetcoll) -Wl,-rpath,"$tmp/prefix/lib" -o "$tmp/a"
+out=$("$tmp/a")
+[ "$out" = "ok caterpillar 5" ] || { echo "pkg-config consumer printed '$out'"; exit 1; }
+# The shared library exports only the public hc_ names.
+if nm -D --defined-only "$tmp/prefix/lib/libhetcoll.so" | grep -q ' hc__'; then
+    echo "libhetcoll.so exports internal hc__ symbols"; exit 1
+fi
+cat >"$tmp/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.20)
+project(consumer C)
+find_package(hetcoll 0.1 REQUIRED)
+add_executable(b main.c)
+target_link_libraries(b hetcoll::hetcoll)
+CM
+cmake -S "$tmp" -B "$tmp/b" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake --build "$tmp/b" >/dev/null
+out=$(LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/b/b")
+[ "$out" = "ok caterpillar 5" ] || { echo "CMake consumer printed '$out'"; exit 1; }
+echo "install: 2 passed, 0 failed"
