@@ -302,3 +302,18 @@ done:
     free(w.indeg), free(w.topo), free(lasts), free(cand), free(order), free(copy), free(sf);
     return rc;
 }
+
+int hc__a2a_matching_schedule(const hc_problem_t *pb, int maximize, const char *algo,
+                              hc_schedule_t **out)
+{
+    *out = NULL;
+    size_t cap = hc__a2a_count(pb->costs), n = 0;
+    hc__a2a_msg_t *list = hc__malloc(cap + 1, sizeof *list);
+    if (!list)
+        return hc__error(HC_ERR_NOMEM, "%s: out of memory (P=%u)", algo, pb->P);
+    int rc = hc__a2a_matching_series(pb->costs, maximize, list, &n);
+    if (rc == HC_OK)
+        rc = hc__a2a_build(pb, list, n, out);
+    free(list);
+    return rc;
+}

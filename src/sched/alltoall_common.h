@@ -47,6 +47,10 @@ int hc__a2a_build(const hc_problem_t *pb, const hc__a2a_msg_t *list, size_t n, h
  * the next; the diagonal is never used. Appends the sent messages step by step to list (room for
  * hc__a2a_count messages) and sets *n. O(P^4) worst case, much less with warm duals. */
 int hc__a2a_matching_series(const hc_matrix_t *c, int maximize, hc__a2a_msg_t *list, size_t *n);
+/* The whole of maxmatch (maximize = 1) and minmatch (0): hc__a2a_matching_series of pb->costs
+ * built into a schedule; errors name `algo`. Caller frees *out. */
+int hc__a2a_matching_schedule(const hc_problem_t *pb, int maximize, const char *algo,
+                              hc_schedule_t **out);
 
 /* Improve an order by hill climbing on the critical path: swap two messages that follow each
  * other on a critical path in one node's send or receive sequence (the N1 neighbourhood of shop

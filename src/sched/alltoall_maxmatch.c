@@ -7,8 +7,6 @@
  * Complexity: O(P^4) worst case (P-1 solves of O(P^3)); the solver keeps its dual potentials
  * between solves, which makes later solves much cheaper in practice.
  * Guarantee: none better than the P/2 of Theorem 2(i) (000 §4.3). */
-#include <stdlib.h>
-
 #include "alltoall_common.h"
 
 int hc__algo_alltoall_maxmatch(const hc_problem_t *pb, const hc_algo_opts_t *opts,
@@ -17,14 +15,5 @@ int hc__algo_alltoall_maxmatch(const hc_problem_t *pb, const hc_algo_opts_t *opt
                                hc_schedule_t **out)
 {
     (void)opts;
-    *out = NULL;
-    size_t cap = hc__a2a_count(pb->costs), n = 0;
-    hc__a2a_msg_t *list = hc__malloc(cap + 1, sizeof *list);
-    if (!list)
-        return hc__error(HC_ERR_NOMEM, "maxmatch: out of memory (P=%u)", pb->P);
-    int rc = hc__a2a_matching_series(pb->costs, 1, list, &n);
-    if (rc == HC_OK)
-        rc = hc__a2a_build(pb, list, n, out);
-    free(list);
-    return rc;
+    return hc__a2a_matching_schedule(pb, 1, "maxmatch", out);
 }

@@ -20,17 +20,7 @@ int hc__algo_reduce_ep_pq(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc
     uint32_t *order = hc__malloc(P, sizeof *order);
     if (!order)
         return hc__error(HC_ERR_NOMEM, "ep-pq: out of memory (P = %u)", P);
-    int rc = HC_OK;
-    if (opts && opts->order) {
-        rc = hc__reduce_check_order(pb, opts->order, opts->order_len);
-        for (uint32_t k = 0; rc == HC_OK && k < P - 1; k++)
-            order[k] = opts->order[k];
-    } else {
-        uint32_t q = 0;
-        for (uint32_t i = 0; i < P; i++)
-            if (i != pb->root)
-                order[q++] = i;
-    }
+    int rc = hc__reduce_given_order(pb, opts, order);
     if (rc == HC_OK)
         rc = hc__reduce_pq_list(pb, order, out);
     free(order);

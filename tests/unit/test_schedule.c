@@ -14,15 +14,7 @@
 #include <string.h>
 
 #include "hetcoll/hetcoll.h"
-
-static hc_matrix_t *mat(uint32_t r, uint32_t c, const double *v)
-{
-    hc_matrix_t *m = NULL;
-    assert_int_equal(hc_matrix_create(r, c, 0, &m), HC_OK);
-    for (size_t i = 0; i < (size_t)r * c; i++)
-        m->v[i] = v[i];
-    return m;
-}
+#include "test_util.h"
 
 static void expect_detail(const char *needle)
 {
@@ -49,8 +41,8 @@ static void test_problem_check(void **state)
 {
     (void)state;
     double v4[] = {0, 1, 2, 0};
-    hc_matrix_t *c2 = mat(2, 2, v4);
-    hc_matrix_t *c1 = mat(1, 1, v4);
+    hc_matrix_t *c2 = tu_mat(2, 2, v4);
+    hc_matrix_t *c1 = tu_mat(1, 1, v4);
     hc_problem_t pb;
     hc_problem_init(&pb, HC_COLL_ALLTOALL);
     assert_int_equal(pb.model, HC_MODEL_HOCKNEY);
@@ -87,7 +79,7 @@ static void test_problem_check(void **state)
     assert_int_equal(hc_problem_check(&pb), HC_OK);
 
     double r6[] = {1, 0, 2, 3, 4, 0};
-    hc_matrix_t *rc = mat(2, 3, r6);
+    hc_matrix_t *rc = tu_mat(2, 3, r6);
     hc_problem_init(&pb, HC_COLL_REDISTRIBUTE);
     pb.P = 5;
     pb.n1 = 2;
@@ -117,7 +109,7 @@ static void test_event_cost(void **state)
 {
     (void)state;
     double v4[] = {0, 2, 4, 0};
-    hc_matrix_t *c = mat(2, 2, v4);
+    hc_matrix_t *c = tu_mat(2, 2, v4);
     hc_problem_t pb;
     hc_problem_init(&pb, HC_COLL_BCAST);
     pb.P = 2;
@@ -218,7 +210,7 @@ static void test_lower_bounds(void **state)
     (void)state;
     /* alltoall: rows sums 3, 7, 2; column sums 6, 3, 3 -> 7 */
     double a9[] = {0, 1, 2, 4, 0, 3, 2, 0, 0};
-    hc_matrix_t *a = mat(3, 3, a9);
+    hc_matrix_t *a = tu_mat(3, 3, a9);
     hc_problem_t pb;
     hc_problem_init(&pb, HC_COLL_ALLTOALL);
     pb.P = 3;
@@ -236,7 +228,7 @@ static void test_lower_bounds(void **state)
     /* reduce, rows t = (1, 2, 3) constant, root 0, P = 3: B1 = 3, B2 = 2 * 2 = 4,
      * B3 (EP relaxation) = sig_1 + 3 + tau = 0 + 3 + 2 = 5 (the optimum: 2 + 3) */
     double r9[] = {0, 1, 1, 2, 0, 2, 3, 3, 0};
-    hc_matrix_t *r = mat(3, 3, r9);
+    hc_matrix_t *r = tu_mat(3, 3, r9);
     pb.coll = HC_COLL_REDUCE;
     pb.costs = r;
     pb.root = 0;
@@ -248,7 +240,7 @@ static void test_lower_bounds(void **state)
     /* redistribute 2 x 3: weights {1,_,2 ; 3,4,_}: W = max(3, 7, 4, 4, 2) = 7, P = 10,
      * Delta = 2, m = 4. k = 1: eta_d = 10, eta_s = 4 -> 10 + 0.5 * 4 = 12 */
     double d6[] = {1, 0, 2, 3, 4, 0};
-    hc_matrix_t *d = mat(2, 3, d6);
+    hc_matrix_t *d = tu_mat(2, 3, d6);
     hc_problem_init(&pb, HC_COLL_REDISTRIBUTE);
     pb.P = 5;
     pb.n1 = 2;

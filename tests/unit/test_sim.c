@@ -13,26 +13,7 @@
 #include <string.h>
 
 #include "hetcoll/hetcoll.h"
-
-static hc_matrix_t *mat(uint32_t r, uint32_t c, const double *v)
-{
-    hc_matrix_t *m = NULL;
-    assert_int_equal(hc_matrix_create(r, c, 0, &m), HC_OK);
-    for (size_t i = 0; i < (size_t)r * c; i++)
-        m->v[i] = v[i];
-    return m;
-}
-
-static void add(hc_schedule_t *s, uint32_t src, uint32_t dst, double start, double end)
-{
-    hc_event_t e;
-    memset(&e, 0, sizeof e);
-    e.src = src;
-    e.dst = dst;
-    e.start = start;
-    e.end = end;
-    assert_int_equal(hc_schedule_add_event(s, &e), HC_OK);
-}
+#include "test_util.h"
 
 static hc_sim_result_t *sim(const hc_schedule_t *s, const hc_problem_t *pb, const hc_sim_opts_t *o)
 {
@@ -66,19 +47,19 @@ static void test_alltoall(void **state)
 {
     (void)state;
     double c9[] = {0, 1, 2, 2, 0, 1, 1, 1, 0};
-    hc_matrix_t *c = mat(3, 3, c9);
+    hc_matrix_t *c = tu_mat(3, 3, c9);
     hc_problem_t pb;
     hc_problem_init(&pb, HC_COLL_ALLTOALL);
     pb.P = 3;
     pb.costs = c;
     hc_schedule_t *s = NULL;
     assert_int_equal(hc_schedule_create(HC_COLL_ALLTOALL, 3, &s), HC_OK);
-    add(s, 0, 1, 0, 1);
-    add(s, 1, 2, 0, 1);
-    add(s, 2, 0, 0, 1);
-    add(s, 0, 2, 1, 3);
-    add(s, 1, 0, 1, 3);
-    add(s, 2, 1, 1, 2);
+    tu_add(s, 0, 1, 0, 1);
+    tu_add(s, 1, 2, 0, 1);
+    tu_add(s, 2, 0, 0, 1);
+    tu_add(s, 0, 2, 1, 3);
+    tu_add(s, 1, 0, 1, 3);
+    tu_add(s, 2, 1, 1, 2);
     hc_schedule_finish(s);
     hc_sim_result_t *r = sim(s, &pb, NULL);
     expect_plan(s, r);
@@ -130,7 +111,7 @@ static void test_errors(void **state)
 {
     (void)state;
     double c4[] = {0, 1, 1, 0};
-    hc_matrix_t *c = mat(2, 2, c4);
+    hc_matrix_t *c = tu_mat(2, 2, c4);
     hc_problem_t pb;
     hc_problem_init(&pb, HC_COLL_ALLTOALL);
     pb.P = 2;
@@ -138,8 +119,8 @@ static void test_errors(void **state)
     hc_schedule_t *s = NULL;
     assert_int_equal(hc_schedule_create(HC_COLL_ALLTOALL, 2, &s), HC_OK);
     for (int i = 0; i < 50; i++) {
-        add(s, 0, 1, i, i + 1);
-        add(s, 1, 0, i, i + 1);
+        tu_add(s, 0, 1, i, i + 1);
+        tu_add(s, 1, 0, i, i + 1);
     }
     hc_schedule_finish(s);
     hc_sim_opts_t o;
@@ -190,7 +171,7 @@ static void test_bcast(void **state)
     double c16[16];
     for (int i = 0; i < 16; i++)
         c16[i] = (i % 5 == 0) ? 0 : 1;
-    hc_matrix_t *c = mat(4, 4, c16);
+    hc_matrix_t *c = tu_mat(4, 4, c16);
     hc_problem_t pb;
     hc_problem_init(&pb, HC_COLL_BCAST);
     pb.P = 4;
@@ -199,9 +180,9 @@ static void test_bcast(void **state)
     hc_schedule_t *s = NULL;
     assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 4, &s), HC_OK);
     s->root = 1;
-    add(s, 1, 2, 0, 1);
-    add(s, 1, 3, 1, 2);
-    add(s, 2, 0, 1, 2);
+    tu_add(s, 1, 2, 0, 1);
+    tu_add(s, 1, 3, 1, 2);
+    tu_add(s, 2, 0, 1, 2);
     hc_schedule_finish(s);
     hc_sim_result_t *r = sim(s, &pb, NULL);
     expect_plan(s, r);
@@ -220,8 +201,8 @@ static void test_bcast(void **state)
     hc_schedule_t *bad = NULL;
     assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 4, &bad), HC_OK);
     bad->root = 1;
-    add(bad, 1, 2, 0, 1);
-    add(bad, 3, 0, 1, 2);
+    tu_add(bad, 1, 2, 0, 1);
+    tu_add(bad, 3, 0, 1, 2);
     assert_int_equal(hc_simulate(bad, &pb, NULL, &x), HC_ERR_INVALID_SCHEDULE);
     assert_non_null(strstr(hc_error_detail(), "never receives"));
     hc_schedule_destroy(bad);
@@ -233,12 +214,12 @@ static void test_bcast(void **state)
     hc_schedule_t *p = NULL;
     assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 4, &p), HC_OK);
     p->n_segments = 2;
-    add(p, 0, 1, 0, 0.5);
-    add(p, 0, 1, 0.5, 1);
-    add(p, 1, 2, 0.5, 1);
-    add(p, 1, 2, 1, 1.5);
-    add(p, 0, 3, 1, 1.5);
-    add(p, 0, 3, 1.5, 2);
+    tu_add(p, 0, 1, 0, 0.5);
+    tu_add(p, 0, 1, 0.5, 1);
+    tu_add(p, 1, 2, 0.5, 1);
+    tu_add(p, 1, 2, 1, 1.5);
+    tu_add(p, 0, 3, 1, 1.5);
+    tu_add(p, 0, 3, 1.5, 2);
     for (size_t i = 0; i < p->n_events; i++) {
         p->events[i].bytes = 50;
         p->events[i].seg = (uint32_t)(i % 2);
@@ -265,10 +246,10 @@ static void test_bcast(void **state)
     c->v[0 * 4 + 1] = 1;
     assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 4, &p), HC_OK);
     p->n_segments = 2;
-    add(p, 0, 1, 0, 1);
-    add(p, 1, 2, 1, 1.5);
-    add(p, 1, 2, 1.5, 2);
-    add(p, 2, 3, 2, 3);
+    tu_add(p, 0, 1, 0, 1);
+    tu_add(p, 1, 2, 1, 1.5);
+    tu_add(p, 1, 2, 1.5, 2);
+    tu_add(p, 2, 3, 2, 3);
     p->events[0].bytes = p->events[3].bytes = 100;
     p->events[1].bytes = p->events[2].bytes = 50;
     p->events[2].seg = 1;
@@ -296,16 +277,16 @@ static void test_reduce(void **state)
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++)
             c16[i * 4 + j] = i == j ? 0 : t[i];
-    hc_matrix_t *c = mat(4, 4, c16);
+    hc_matrix_t *c = tu_mat(4, 4, c16);
     hc_problem_t pb;
     hc_problem_init(&pb, HC_COLL_REDUCE);
     pb.P = 4;
     pb.costs = c;
     hc_schedule_t *s = NULL;
     assert_int_equal(hc_schedule_create(HC_COLL_REDUCE, 4, &s), HC_OK);
-    add(s, 2, 1, 0, 2);
-    add(s, 3, 0, 0, 3);
-    add(s, 1, 0, 3, 4);
+    tu_add(s, 2, 1, 0, 2);
+    tu_add(s, 3, 0, 0, 3);
+    tu_add(s, 1, 0, 3, 4);
     hc_schedule_finish(s);
     hc_sim_result_t *r = sim(s, &pb, NULL);
     expect_plan(s, r);
@@ -338,9 +319,9 @@ static void test_reduce(void **state)
      * send before it has received everything */
     hc_schedule_t *d = NULL;
     assert_int_equal(hc_schedule_create(HC_COLL_REDUCE, 4, &d), HC_OK);
-    add(d, 1, 0, 0, 1);
-    add(d, 2, 1, 3, 5);
-    add(d, 3, 0, 1, 4);
+    tu_add(d, 1, 0, 0, 1);
+    tu_add(d, 2, 1, 3, 5);
+    tu_add(d, 3, 0, 1, 4);
     hc_sim_result_t *x = NULL;
     assert_int_equal(hc_simulate(d, &pb, NULL, &x), HC_ERR_INVALID_SCHEDULE);
     assert_non_null(strstr(hc_error_detail(), "deadlock"));
@@ -354,7 +335,7 @@ static void test_redistribute(void **state)
 {
     (void)state;
     double c4[] = {3, 2, 0, 1};
-    hc_matrix_t *c = mat(2, 2, c4);
+    hc_matrix_t *c = tu_mat(2, 2, c4);
     hc_problem_t pb;
     hc_problem_init(&pb, HC_COLL_REDISTRIBUTE);
     pb.P = 4;
@@ -368,12 +349,12 @@ static void test_redistribute(void **state)
     s->n1 = s->n2 = 2;
     s->k = 2;
     s->beta = 0.5;
-    add(s, 0, 2, 0, 2); /* 0 -> 0' split 2 + 1 */
-    add(s, 1, 3, 0, 1);
+    tu_add(s, 0, 2, 0, 2); /* 0 -> 0' split 2 + 1 */
+    tu_add(s, 1, 3, 0, 1);
     hc_schedule_close_step(s);
-    add(s, 0, 3, 0, 2);
+    tu_add(s, 0, 3, 0, 2);
     hc_schedule_close_step(s);
-    add(s, 0, 2, 0, 1);
+    tu_add(s, 0, 2, 0, 1);
     hc_schedule_close_step(s);
     hc_schedule_finish(s);
     assert_true(s->makespan == 2.5 + 2.5 + 1.5);

@@ -14,26 +14,7 @@
 #include <string.h>
 
 #include "hetcoll/hetcoll.h"
-
-static hc_matrix_t *mat(uint32_t r, uint32_t c, const double *v)
-{
-    hc_matrix_t *m = NULL;
-    assert_int_equal(hc_matrix_create(r, c, 0, &m), HC_OK);
-    for (size_t i = 0; i < (size_t)r * c; i++)
-        m->v[i] = v[i];
-    return m;
-}
-
-static void add(hc_schedule_t *s, uint32_t src, uint32_t dst, double start, double end)
-{
-    hc_event_t e;
-    memset(&e, 0, sizeof e);
-    e.src = src;
-    e.dst = dst;
-    e.start = start;
-    e.end = end;
-    assert_int_equal(hc_schedule_add_event(s, &e), HC_OK);
-}
+#include "test_util.h"
 
 static void expect_valid(const hc_schedule_t *s, const hc_problem_t *pb)
 {
@@ -73,25 +54,25 @@ static void test_alltoall(void **state)
 {
     (void)state;
     double c9[] = {0, 1, 2, 2, 0, 1, 1, 1, 0};
-    hc_matrix_t *c = mat(3, 3, c9);
+    hc_matrix_t *c = tu_mat(3, 3, c9);
     hc_problem_t pb;
     hc_problem_init(&pb, HC_COLL_ALLTOALL);
     pb.P = 3;
     pb.costs = c;
     hc_schedule_t *s = NULL;
     assert_int_equal(hc_schedule_create(HC_COLL_ALLTOALL, 3, &s), HC_OK);
-    add(s, 0, 1, 0, 1);
-    add(s, 1, 2, 0, 1);
-    add(s, 2, 0, 0, 1);
-    add(s, 0, 2, 1, 3);
-    add(s, 1, 0, 1, 3);
-    add(s, 2, 1, 1, 2);
+    tu_add(s, 0, 1, 0, 1);
+    tu_add(s, 1, 2, 0, 1);
+    tu_add(s, 2, 0, 0, 1);
+    tu_add(s, 0, 2, 1, 3);
+    tu_add(s, 1, 0, 1, 3);
+    tu_add(s, 2, 1, 1, 2);
     hc_schedule_finish(s);
     expect_valid(s, &pb);
     expect_valid(s, NULL);
 
     hc_schedule_t *x = clone(s);
-    add(x, 0, 1, 3, 4);
+    tu_add(x, 0, 1, 3, 4);
     hc_schedule_finish(x);
     expect_invalid(x, &pb, "duplicate");
     expect_invalid(x, NULL, "duplicate");
@@ -137,7 +118,7 @@ static void test_alltoall(void **state)
     /* a problem with another P is refused */
     hc_problem_t other = pb;
     double c4[] = {0, 1, 1, 0};
-    hc_matrix_t *c2 = mat(2, 2, c4);
+    hc_matrix_t *c2 = tu_mat(2, 2, c4);
     other.P = 2;
     other.costs = c2;
     expect_invalid(s, &other, "3 nodes but the problem has 2");
@@ -154,12 +135,12 @@ static void test_alltoall(void **state)
 
     /* overlapping receives only: 0 -> 2 and 1 -> 2 at once */
     double z9[] = {0, 0, 1, 0, 0, 1, 0, 0, 0};
-    hc_matrix_t *z = mat(3, 3, z9);
+    hc_matrix_t *z = tu_mat(3, 3, z9);
     pb.costs = z;
     x = NULL;
     assert_int_equal(hc_schedule_create(HC_COLL_ALLTOALL, 3, &x), HC_OK);
-    add(x, 0, 2, 0, 1);
-    add(x, 1, 2, 1, 2);
+    tu_add(x, 0, 2, 0, 1);
+    tu_add(x, 1, 2, 1, 2);
     hc_schedule_finish(x);
     expect_valid(x, &pb);
     x->events[1].start = 0.5;
@@ -177,7 +158,7 @@ static void test_alltoall(void **state)
 
 static void radd(hc_schedule_t *s, uint32_t src, uint32_t dst2, double amount)
 {
-    add(s, src, s->n1 + dst2, 0, amount);
+    tu_add(s, src, s->n1 + dst2, 0, amount);
 }
 
 static hc_schedule_t *redist(uint32_t k, double beta)
@@ -195,7 +176,7 @@ static void test_redistribute(void **state)
 {
     (void)state;
     double c4[] = {3, 2, 0, 1}; /* 0->0': 3, 0->1': 2, 1->1': 1 */
-    hc_matrix_t *c = mat(2, 2, c4);
+    hc_matrix_t *c = tu_mat(2, 2, c4);
     hc_problem_t pb;
     hc_problem_init(&pb, HC_COLL_REDISTRIBUTE);
     pb.P = 4;
@@ -339,7 +320,7 @@ static void test_bcast(void **state)
     double c16[16];
     for (int i = 0; i < 16; i++)
         c16[i] = (i % 5 == 0) ? 0 : 1;
-    hc_matrix_t *c = mat(4, 4, c16);
+    hc_matrix_t *c = tu_mat(4, 4, c16);
     hc_problem_t pb;
     hc_problem_init(&pb, HC_COLL_BCAST);
     pb.P = 4;
@@ -349,9 +330,9 @@ static void test_bcast(void **state)
     assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 4, &s), HC_OK);
     s->root = 1;
     assert_int_equal(hc_schedule_alloc_trees(s, 0), HC_OK);
-    add(s, 1, 2, 0, 1);
-    add(s, 1, 3, 1, 2);
-    add(s, 2, 0, 1, 2);
+    tu_add(s, 1, 2, 0, 1);
+    tu_add(s, 1, 3, 1, 2);
+    tu_add(s, 2, 0, 1, 2);
     s->parent[2] = 1;
     s->parent[3] = 1;
     s->parent[0] = 2;
@@ -366,7 +347,7 @@ static void test_bcast(void **state)
     hc_schedule_destroy(x);
 
     x = clone(s);
-    add(x, 3, 0, 2, 3);
+    tu_add(x, 3, 0, 2, 3);
     hc_schedule_finish(x);
     expect_invalid(x, &pb, "node 0 receives the message twice");
     hc_schedule_destroy(x);
@@ -378,7 +359,7 @@ static void test_bcast(void **state)
     hc_schedule_destroy(x);
 
     x = clone(s);
-    add(x, 2, 1, 2, 3);
+    tu_add(x, 2, 1, 2, 3);
     hc_schedule_finish(x);
     expect_invalid(x, &pb, "the root 1 receives");
     hc_schedule_destroy(x);
@@ -408,12 +389,12 @@ static void test_bcast(void **state)
     pb.root = 0;
     assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 4, &s), HC_OK);
     s->n_segments = 2;
-    add(s, 0, 1, 0, 0.5);
-    add(s, 0, 1, 0.5, 1);
-    add(s, 0, 2, 1, 1.5);
-    add(s, 1, 2, 1.5, 2);
-    add(s, 0, 3, 1.5, 2);
-    add(s, 0, 3, 2, 2.5);
+    tu_add(s, 0, 1, 0, 0.5);
+    tu_add(s, 0, 1, 0.5, 1);
+    tu_add(s, 0, 2, 1, 1.5);
+    tu_add(s, 1, 2, 1.5, 2);
+    tu_add(s, 0, 3, 1.5, 2);
+    tu_add(s, 0, 3, 2, 2.5);
     for (size_t i = 0; i < s->n_events; i++)
         s->events[i].bytes = 50;
     s->events[1].seg = 1;
@@ -437,10 +418,10 @@ static void test_bcast(void **state)
     pb.root = 0;
     assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 4, &s), HC_OK);
     s->n_segments = 2;
-    add(s, 0, 1, 0, 1);
-    add(s, 1, 2, 1, 1.5);
-    add(s, 1, 2, 1.5, 2);
-    add(s, 2, 3, 2, 3);
+    tu_add(s, 0, 1, 0, 1);
+    tu_add(s, 1, 2, 1, 1.5);
+    tu_add(s, 1, 2, 1.5, 2);
+    tu_add(s, 2, 3, 2, 3);
     s->events[0].bytes = s->events[3].bytes = 100;
     s->events[1].bytes = s->events[2].bytes = 50;
     s->events[2].seg = 1;
@@ -461,7 +442,7 @@ static void test_bcast(void **state)
     expect_invalid(x, &pb, "node 2 receives 50 of the 100 bytes");
     hc_schedule_destroy(x);
     x = clone(s);
-    add(x, 0, 2, 1, 2); /* node 2 gets the whole message too */
+    tu_add(x, 0, 2, 1, 2); /* node 2 gets the whole message too */
     x->events[4].bytes = 100;
     expect_invalid(x, &pb, "receives the message twice");
     hc_schedule_destroy(x);
@@ -471,12 +452,12 @@ static void test_bcast(void **state)
     pb.msg_bytes = 0;
     assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 4, &s), HC_OK);
     assert_int_equal(hc_schedule_alloc_trees(s, 1), HC_OK);
-    add(s, 0, 1, 0, 1);
-    add(s, 0, 2, 1, 2);
-    add(s, 1, 3, 1, 2);
-    add(s, 0, 3, 2, 3); /* tree 1: 0 -> 3 -> 2 -> 1 */
-    add(s, 3, 2, 3, 4);
-    add(s, 2, 1, 4, 5);
+    tu_add(s, 0, 1, 0, 1);
+    tu_add(s, 0, 2, 1, 2);
+    tu_add(s, 1, 3, 1, 2);
+    tu_add(s, 0, 3, 2, 3); /* tree 1: 0 -> 3 -> 2 -> 1 */
+    tu_add(s, 3, 2, 3, 4);
+    tu_add(s, 2, 1, 4, 5);
     for (size_t i = 3; i < 6; i++)
         s->events[i].tree = 1;
     s->parent[1] = 0;
@@ -509,7 +490,7 @@ static void test_reduce(void **state)
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++)
             c16[i * 4 + j] = i == j ? 0 : t[i];
-    hc_matrix_t *c = mat(4, 4, c16);
+    hc_matrix_t *c = tu_mat(4, 4, c16);
     hc_problem_t pb;
     hc_problem_init(&pb, HC_COLL_REDUCE);
     pb.P = 4;
@@ -517,21 +498,21 @@ static void test_reduce(void **state)
     pb.costs = c;
     hc_schedule_t *s = NULL;
     assert_int_equal(hc_schedule_create(HC_COLL_REDUCE, 4, &s), HC_OK);
-    add(s, 2, 1, 0, 2);
-    add(s, 3, 0, 0, 3);
-    add(s, 1, 0, 3, 4);
+    tu_add(s, 2, 1, 0, 2);
+    tu_add(s, 3, 0, 0, 3);
+    tu_add(s, 1, 0, 3, 4);
     hc_schedule_finish(s);
     expect_valid(s, &pb);
     expect_valid(s, NULL);
 
     hc_schedule_t *x = clone(s);
-    add(x, 0, 2, 4, 5);
+    tu_add(x, 0, 2, 4, 5);
     hc_schedule_finish(x);
     expect_invalid(x, &pb, "the root 0 sends");
     hc_schedule_destroy(x);
 
     x = clone(s);
-    add(x, 2, 0, 4, 6);
+    tu_add(x, 2, 0, 4, 6);
     hc_schedule_finish(x);
     expect_invalid(x, &pb, "node 2 sends twice");
     hc_schedule_destroy(x);
@@ -570,9 +551,9 @@ static void test_reduce(void **state)
             c->v[3 * 4 + j] = 0;
     x = NULL;
     assert_int_equal(hc_schedule_create(HC_COLL_REDUCE, 4, &x), HC_OK);
-    add(x, 2, 3, 0, 0);
-    add(x, 3, 2, 0, 0);
-    add(x, 1, 0, 0, 1);
+    tu_add(x, 2, 3, 0, 0);
+    tu_add(x, 3, 2, 0, 0);
+    tu_add(x, 1, 0, 0, 1);
     hc_schedule_finish(x);
     expect_invalid(x, &pb, "never reach the root");
     hc_schedule_destroy(x);

@@ -292,6 +292,26 @@ void cli_progress(const char *label, size_t done, size_t total)
     fflush(stderr);
 }
 
+int cli_exp_option(const char *cmd, int c, const char *arg, char **argv, const cli_exp_args_t *a)
+{
+    switch (c) {
+    case 't':
+        if (cli_parse_u64(arg, a->trials) != 0 || *a->trials == 0 || *a->trials > a->max_trials)
+            return cli_usage_error(cmd, "--trials: expected an integer in 1..%llu, got '%s'",
+                                   (unsigned long long)a->max_trials, arg);
+        return CLI_OK;
+    case 's':
+        if (cli_parse_u64(arg, a->seed) != 0)
+            return cli_usage_error(cmd, "--seed: expected an integer, got '%s'", arg);
+        return CLI_OK;
+    case 'o':
+        *a->out = arg;
+        return CLI_OK;
+    default:
+        return cli_bad_option(cmd, c, argv);
+    }
+}
+
 int cli_check_args_done(const char *cmd, int argc, char **argv, const char *out)
 {
     if (optind < argc)
@@ -320,8 +340,8 @@ int cli_parse_algo_list(const char *cmd, hc_coll_t coll, const char *list, const
     return CLI_OK;
 }
 
-int cli_check_u64_range(const char *cmd, const char *opt, const uint64_t *v, size_t n,
-                        uint64_t lo, uint64_t hi)
+int cli_check_u64_range(const char *cmd, const char *opt, const uint64_t *v, size_t n, uint64_t lo,
+                        uint64_t hi)
 {
     for (size_t i = 0; i < n; i++)
         if (v[i] < lo || v[i] > hi)

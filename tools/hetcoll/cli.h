@@ -52,7 +52,23 @@ void cli_close_output(FILE *f);
 /* Progress on stderr when it is a terminal (experiments): "\r<label> <done>/<total>". */
 void cli_progress(const char *label, size_t done, size_t total);
 
-/* Experiments (exp_*.c). After the options: "unexpected argument" for a leftover argv[optind],
+/* Experiments (exp_*.c). Options every experiment has: --trials N (1..max_trials), --seed S,
+ * --out DIR (stored through the pointers, whose targets hold the defaults) and -h/--help. */
+typedef struct cli_exp_args {
+    uint64_t *trials, *seed;
+    const char **out;
+    uint64_t max_trials;
+} cli_exp_args_t;
+/* clang-format off */
+#define CLI_EXP_LONGOPTS                                                                          \
+    {"trials", required_argument, NULL, 't'}, {"seed", required_argument, NULL, 's'},             \
+    {"out", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'}
+/* clang-format on */
+/* The rest of an experiment's getopt_long switch (after its own cases and 'h'): 't', 's', 'o'
+ * into *a; anything else is reported by cli_bad_option(cmd, optopt, argv). Returns CLI_OK, or
+ * CLI_USAGE after printing. */
+int cli_exp_option(const char *cmd, int c, const char *arg, char **argv, const cli_exp_args_t *a);
+/* After the options: "unexpected argument" for a leftover argv[optind],
  * "--out DIR is required" when out is NULL. Returns CLI_OK or CLI_USAGE (after printing). */
 int cli_check_args_done(const char *cmd, int argc, char **argv, const char *out);
 /* Comma-separated --algos list of collective `coll` (empty items skipped, at most 511
@@ -62,8 +78,8 @@ int cli_check_args_done(const char *cmd, int argc, char **argv, const char *out)
 int cli_parse_algo_list(const char *cmd, hc_coll_t coll, const char *list, const char **out,
                         size_t max, size_t *n);
 /* Every v[i] in lo..hi, else CLI_USAGE after "<opt>: <v> out of range <lo>..<hi>". */
-int cli_check_u64_range(const char *cmd, const char *opt, const uint64_t *v, size_t n,
-                        uint64_t lo, uint64_t hi);
+int cli_check_u64_range(const char *cmd, const char *opt, const uint64_t *v, size_t n, uint64_t lo,
+                        uint64_t hi);
 /* Create the output directory (an existing one is fine). CLI_OK, or CLI_ERROR after
  * printing "<dir>: cannot create directory: <strerror>". */
 int cli_make_outdir(const char *dir);

@@ -160,16 +160,9 @@ int cmd_simulate(int argc, char **argv)
                 goto out;
         }
     }
-    if (!path && optind < argc)
-        path = argv[optind++];
-    if (optind < argc) {
-        rc = cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    rc = cli_schedule_operand(cmd, argc, argv, &path);
+    if (rc != CLI_OK)
         goto out;
-    }
-    if (!path) {
-        rc = cli_usage_error(cmd, "missing --schedule FILE");
-        goto out;
-    }
     if (cli_check_format(format, 0) != 0) {
         rc = cli_usage_error(cmd, "unknown format '%s' (valid: text, json)", format);
         goto out;

@@ -52,15 +52,10 @@ int cmd_validate(int argc, char **argv)
             }
         }
     }
-    if (!path && optind < argc)
-        path = argv[optind++];
-    if (optind < argc) {
+    rc = cli_schedule_operand(cmd, argc, argv, &path);
+    if (rc != CLI_OK) {
         cli_popts_free(&o);
-        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-    }
-    if (!path) {
-        cli_popts_free(&o);
-        return cli_usage_error(cmd, "missing --schedule FILE");
+        return rc;
     }
     hc_schedule_t *s = NULL;
     int st = hc_schedule_load(path, &s);

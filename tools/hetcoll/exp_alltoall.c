@@ -112,17 +112,19 @@ static int make_instance(uint64_t seed, int wl, uint32_t P, uint64_t t, uint64_t
 int exp_alltoall_main(int argc, char **argv)
 {
     const char *cmd = "experiment alltoall";
-    static const struct option longopts[] = {
-        {"workload", required_argument, NULL, 'w'}, {"procs", required_argument, NULL, 'p'},
-        {"trials", required_argument, NULL, 't'},   {"seed", required_argument, NULL, 's'},
-        {"algos", required_argument, NULL, 'a'},    {"small", required_argument, NULL, 'S'},
-        {"large", required_argument, NULL, 'L'},    {"out", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"workload", required_argument, NULL, 'w'},
+                                             {"procs", required_argument, NULL, 'p'},
+                                             {"algos", required_argument, NULL, 'a'},
+                                             {"small", required_argument, NULL, 'S'},
+                                             {"large", required_argument, NULL, 'L'},
+                                             CLI_EXP_LONGOPTS,
+                                             {NULL, 0, NULL, 0}};
     const char *procs_s = "10,20,30,40,50", *out = NULL, *workload = "all";
     const char *algos_s = "caterpillar,maxmatch,minmatch,greedy,openshop,openshop-lb,auto";
     uint64_t trials = 100, seed = 1, small = 1000, large = 1000000;
     int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    const cli_exp_args_t ea = {&trials, &seed, &out, 10000000};
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'w':
             if (strcmp(optarg, "all") && strcmp(optarg, "small") && strcmp(optarg, "large") &&
@@ -135,15 +137,6 @@ int exp_alltoall_main(int argc, char **argv)
         case 'p':
             procs_s = optarg;
             break;
-        case 't':
-            if (cli_parse_u64(optarg, &trials) != 0 || trials == 0 || trials > 10000000)
-                return cli_usage_error(
-                    cmd, "--trials: expected an integer in 1..10000000, got '%s'", optarg);
-            break;
-        case 's':
-            if (cli_parse_u64(optarg, &seed) != 0)
-                return cli_usage_error(cmd, "--seed: expected an integer, got '%s'", optarg);
-            break;
         case 'a':
             algos_s = optarg;
             break;
@@ -155,14 +148,12 @@ int exp_alltoall_main(int argc, char **argv)
             if (cli_parse_size(optarg, &large) != 0 || large == 0)
                 return cli_usage_error(cmd, "--large: expected a size > 0, got '%s'", optarg);
             break;
-        case 'o':
-            out = optarg;
-            break;
         case 'h':
             help(stdout);
             return CLI_OK;
         default:
-            return cli_bad_option(cmd, optopt, argv);
+            if (cli_exp_option(cmd, c, optarg, argv, &ea) != CLI_OK)
+                return CLI_USAGE;
         }
     }
     int rc = cli_check_args_done(cmd, argc, argv, out);

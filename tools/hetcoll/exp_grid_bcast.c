@@ -70,36 +70,25 @@ static int evaluate(hc__gr_rule_t rule, uint32_t C, const double *c, const doubl
 int exp_grid_bcast_main(int argc, char **argv)
 {
     const char *cmd = "experiment grid-bcast";
-    static const struct option longopts[] = {
-        {"clusters", required_argument, NULL, 'c'}, {"trials", required_argument, NULL, 't'},
-        {"msg", required_argument, NULL, 'm'},      {"seed", required_argument, NULL, 's'},
-        {"out", required_argument, NULL, 'o'},      {"help", no_argument, NULL, 'h'},
-        {"intra", required_argument, NULL, 'i'},    {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"clusters", required_argument, NULL, 'c'},
+                                             {"msg", required_argument, NULL, 'm'},
+                                             {"intra", required_argument, NULL, 'i'},
+                                             CLI_EXP_LONGOPTS,
+                                             {NULL, 0, NULL, 0}};
     const char *cl_s = "2..50", *out = NULL;
     uint64_t trials = 100, seed = 1, msg = 1000000;
     int ch, on_receipt = 0;
+    const cli_exp_args_t ea = {&trials, &seed, &out, 1000000};
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'c':
             cl_s = optarg;
-            break;
-        case 't':
-            if (cli_parse_u64(optarg, &trials) != 0 || trials == 0 || trials > 1000000)
-                return cli_usage_error(cmd, "--trials: expected an integer in 1..1000000, got '%s'",
-                                       optarg);
             break;
         case 'm':
             if (cli_parse_size(optarg, &msg) != 0 || msg == 0)
                 return cli_usage_error(cmd, "--msg: expected a size > 0 (e.g. 1MB), got '%s'",
                                        optarg);
-            break;
-        case 's':
-            if (cli_parse_u64(optarg, &seed) != 0)
-                return cli_usage_error(cmd, "--seed: expected an integer, got '%s'", optarg);
-            break;
-        case 'o':
-            out = optarg;
             break;
         case 'i':
             if (strcmp(optarg, "after-sends") == 0)
@@ -114,7 +103,8 @@ int exp_grid_bcast_main(int argc, char **argv)
             help(stdout);
             return CLI_OK;
         default:
-            return cli_bad_option(cmd, optopt, argv);
+            if (cli_exp_option(cmd, ch, optarg, argv, &ea) != CLI_OK)
+                return CLI_USAGE;
         }
     }
     int rc = cli_check_args_done(cmd, argc, argv, out);

@@ -76,19 +76,21 @@ static int make_instance(uint64_t seed, int wcls, uint64_t t, uint32_t n, double
 int exp_redistribute_main(int argc, char **argv)
 {
     const char *cmd = "experiment redistribute";
-    static const struct option longopts[] = {
-        {"n", required_argument, NULL, 'n'},     {"weights", required_argument, NULL, 'w'},
-        {"k", required_argument, NULL, 'k'},     {"trials", required_argument, NULL, 't'},
-        {"seed", required_argument, NULL, 's'},  {"beta", required_argument, NULL, 'b'},
-        {"algos", required_argument, NULL, 'a'}, {"out", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"n", required_argument, NULL, 'n'},
+                                             {"weights", required_argument, NULL, 'w'},
+                                             {"k", required_argument, NULL, 'k'},
+                                             {"beta", required_argument, NULL, 'b'},
+                                             {"algos", required_argument, NULL, 'a'},
+                                             CLI_EXP_LONGOPTS,
+                                             {NULL, 0, NULL, 0}};
     const char *k_s = NULL, *out = NULL, *weights = "both";
     const char *algos_s = "ggp,oggp,oggp+,hweight,hdegree";
     uint64_t trials = 1000, seed = 1;
     uint32_t n = 20;
     double beta = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    const cli_exp_args_t ea = {&trials, &seed, &out, 10000000};
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'n':
             if (cli_parse_u32(optarg, &n) != 0 || n < 1 || n > 1000)
@@ -104,15 +106,6 @@ int exp_redistribute_main(int argc, char **argv)
         case 'k':
             k_s = optarg;
             break;
-        case 't':
-            if (cli_parse_u64(optarg, &trials) != 0 || trials == 0 || trials > 10000000)
-                return cli_usage_error(
-                    cmd, "--trials: expected an integer in 1..10000000, got '%s'", optarg);
-            break;
-        case 's':
-            if (cli_parse_u64(optarg, &seed) != 0)
-                return cli_usage_error(cmd, "--seed: expected an integer, got '%s'", optarg);
-            break;
         case 'b':
             if (cli_parse_double(optarg, &beta) != 0 || !(beta >= 0))
                 return cli_usage_error(cmd, "--beta: expected seconds >= 0, got '%s'", optarg);
@@ -120,14 +113,12 @@ int exp_redistribute_main(int argc, char **argv)
         case 'a':
             algos_s = optarg;
             break;
-        case 'o':
-            out = optarg;
-            break;
         case 'h':
             help(stdout);
             return CLI_OK;
         default:
-            return cli_bad_option(cmd, optopt, argv);
+            if (cli_exp_option(cmd, c, optarg, argv, &ea) != CLI_OK)
+                return CLI_USAGE;
         }
     }
     int rc = cli_check_args_done(cmd, argc, argv, out);

@@ -141,17 +141,15 @@ int exp_reduce_main(int argc, char **argv)
     const char *cmd = "experiment reduce";
     static const struct option longopts[] = {{"procs", required_argument, NULL, 'p'},
                                              {"classes", required_argument, NULL, 'k'},
-                                             {"trials", required_argument, NULL, 't'},
-                                             {"seed", required_argument, NULL, 's'},
                                              {"time-limit", required_argument, NULL, 'l'},
-                                             {"out", required_argument, NULL, 'o'},
-                                             {"help", no_argument, NULL, 'h'},
+                                             CLI_EXP_LONGOPTS,
                                              {NULL, 0, NULL, 0}};
     const char *procs_s = "6..16", *classes_s = "3..6", *out = NULL;
     uint64_t trials = 50, seed = 1;
     double limit = 10;
     int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    const cli_exp_args_t ea = {&trials, &seed, &out, 1000000};
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'p':
             procs_s = optarg;
@@ -159,29 +157,16 @@ int exp_reduce_main(int argc, char **argv)
         case 'k':
             classes_s = optarg;
             break;
-        case 't':
-            if (cli_parse_u64(optarg, &trials) != 0 || trials == 0 || trials > 1000000)
-                return cli_usage_error(cmd,
-                                       "--trials: expected an integer in 1..1000000, got "
-                                       "'%s'",
-                                       optarg);
-            break;
-        case 's':
-            if (cli_parse_u64(optarg, &seed) != 0)
-                return cli_usage_error(cmd, "--seed: expected an integer, got '%s'", optarg);
-            break;
         case 'l':
             if (cli_parse_double(optarg, &limit) != 0 || !(limit > 0))
                 return cli_usage_error(cmd, "--time-limit: expected seconds > 0, got '%s'", optarg);
-            break;
-        case 'o':
-            out = optarg;
             break;
         case 'h':
             help(stdout);
             return CLI_OK;
         default:
-            return cli_bad_option(cmd, optopt, argv);
+            if (cli_exp_option(cmd, c, optarg, argv, &ea) != CLI_OK)
+                return CLI_USAGE;
         }
     }
     int rc = cli_check_args_done(cmd, argc, argv, out);

@@ -67,30 +67,23 @@ int exp_ttcc_main(int argc, char **argv)
     const char *cmd = "experiment ttcc";
     static const struct option longopts[] = {{"nodes", required_argument, NULL, 'n'},
                                              {"sigma", required_argument, NULL, 'g'},
-                                             {"trials", required_argument, NULL, 't'},
                                              {"alpha", required_argument, NULL, 'a'},
                                              {"msg", required_argument, NULL, 'm'},
-                                             {"seed", required_argument, NULL, 's'},
-                                             {"out", required_argument, NULL, 'o'},
-                                             {"help", no_argument, NULL, 'h'},
+                                             CLI_EXP_LONGOPTS,
                                              {NULL, 0, NULL, 0}};
     const char *nodes_s = "10..100:10", *sigma_s = "0,0.1,0.2,0.3,0.4,0.5", *out = NULL;
     uint64_t trials = 100, seed = 1, msg = 1000000;
     double alpha = 0;
     int c;
+    const cli_exp_args_t ea = {&trials, &seed, &out, 1000000};
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'n':
             nodes_s = optarg;
             break;
         case 'g':
             sigma_s = optarg;
-            break;
-        case 't':
-            if (cli_parse_u64(optarg, &trials) != 0 || trials == 0 || trials > 1000000)
-                return cli_usage_error(cmd, "--trials: expected an integer in 1..1000000, got '%s'",
-                                       optarg);
             break;
         case 'a':
             if (cli_parse_double(optarg, &alpha) != 0 || alpha < 0)
@@ -101,18 +94,12 @@ int exp_ttcc_main(int argc, char **argv)
                 return cli_usage_error(cmd, "--msg: expected a size > 0 (e.g. 1MB), got '%s'",
                                        optarg);
             break;
-        case 's':
-            if (cli_parse_u64(optarg, &seed) != 0)
-                return cli_usage_error(cmd, "--seed: expected an integer, got '%s'", optarg);
-            break;
-        case 'o':
-            out = optarg;
-            break;
         case 'h':
             help(stdout);
             return CLI_OK;
         default:
-            return cli_bad_option(cmd, optopt, argv);
+            if (cli_exp_option(cmd, c, optarg, argv, &ea) != CLI_OK)
+                return CLI_USAGE;
         }
     }
     int rc = cli_check_args_done(cmd, argc, argv, out);

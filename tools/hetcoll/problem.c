@@ -45,6 +45,17 @@ int cli_popts_option(cli_popts_t *o, const char *cmd, int code, const char *arg,
     return rc == -1 ? cli_usage_error(cmd, "unexpected option") : rc;
 }
 
+int cli_schedule_operand(const char *cmd, int argc, char **argv, const char **path)
+{
+    if (!*path && optind < argc)
+        *path = argv[optind++];
+    if (optind < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    if (!*path)
+        return cli_usage_error(cmd, "missing --schedule FILE");
+    return CLI_OK;
+}
+
 int cli_popts_any(const cli_popts_t *o)
 {
     return o->platform || o->costs || o->sizes || o->times || o->traffic || o->have_msg ||

@@ -85,6 +85,10 @@ int cli_popts_handle(cli_popts_t *o, const char *cmd, int code, const char *arg)
  * cli_bad_option, other codes to cli_popts_handle (a code that is no problem option gives the
  * usage error "unexpected option"). Returns CLI_OK, or an exit code after printing. */
 int cli_popts_option(cli_popts_t *o, const char *cmd, int code, const char *arg, char **argv);
+/* After the options of `validate` and `simulate`: the schedule file is --schedule FILE (*path
+ * already set) or the one argument left. Returns CLI_OK, or CLI_USAGE after printing
+ * "unexpected argument" or "missing --schedule FILE". */
+int cli_schedule_operand(const char *cmd, int argc, char **argv, const char **path);
 /* Nonzero when any option describing the problem (not the algorithm) was given. */
 int cli_popts_any(const cli_popts_t *o);
 /* Help text for the problem options of `coll` (or of all collectives when coll < 0). */
