@@ -240,6 +240,16 @@ int hc__algo_alltoall_openshop(const hc_problem_t *pb, const hc_algo_opts_t *opt
             e->end = end;
             ravail[j] = end;
             fl_push(h, &nh, (fl_t){end, i, j});
+#if defined(__GNUC__)
+            /* The cost load misses the cache; guess i's next receiver now (the first
+             * free one after i) so that its cost line is near by the time i is served
+             * again, ~P events later. A wrong guess costs one useless prefetch. */
+            if (left[i]) {
+                uint32_t g = first_free_in(Ri, F, W, (i + 1) % P);
+                if (g != UINT32_MAX)
+                    __builtin_prefetch(&HC_AT(c, i, g));
+            }
+#endif
         }
     }
     sched->lower_bound = hc__a2a_lower_bound(c);
