@@ -3,7 +3,7 @@
  * schedule, not a speed-up. For 1 KiB and 1 MiB per pair / message, prints the time of the
  * first hetcoll call (planning included) and of cached calls (mean over ITERS), each divided
  * by the native collective's mean time, measured in the same run.
- *   mpirun -np 8 build/bench/bench_mpi_overhead [iters] */
+ *   mpirun -np 8 build/bench/bench_mpi_overhead [iters] [probe|homogeneous] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,8 +83,18 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int iters = argc > 1 ? atoi(argv[1]) : 200;
+    /* The platform the runtime uses by default: its own quick probe (HETCOLL_PLATFORM unset).
+     * Probed once, shared by every communicator below. */
     hc_platform_t *p;
-    hc_platform_create((uint32_t)size, 1e-6, 5e9, &p); /* homogeneous shared memory */
+    if (argc > 2 && strcmp(argv[2], "homogeneous") == 0) {
+        hc_platform_create((uint32_t)size, 1e-6, 5e9, &p); /* 1 us, 5 GB/s everywhere */
+    } else {
+        hc_comm_t *probe;
+        if (hc_comm_create(MPI_COMM_WORLD, NULL, NULL, &probe) != MPI_SUCCESS)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        hc_platform_clone(hc_comm_platform(probe), &p);
+        hc_comm_destroy(probe);
+    }
     const char *names[3] = {"alltoallv", "bcast", "reduce"};
     op_fn fns[3] = {op_alltoall, op_bcast, op_reduce};
     size_t sizes[2] = {1024, 1 << 20};

@@ -28,3 +28,5 @@ endif()
 add_executable(bench_mpi_overhead ${PROJECT_SOURCE_DIR}/bench/mpi_overhead.c)
 target_link_libraries(bench_mpi_overhead PRIVATE hetcoll_mpi hetcoll_static)
 set_target_properties(bench_mpi_overhead PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
+
+include(${PROJECT_SOURCE_DIR}/cmake/pmpi.cmake) # PMPI drop-in (engineer grid, issue 8)

@@ -2,11 +2,12 @@
  * on the same platform. Standard MPI: built with smpicc for SimGrid SMPI (bench/grid/run.sh,
  * simulated times) and with mpicc for real runs (tests/netns). Usage:
  *   grid_bench --platform SPEC --scenario NAME --ops OP[,OP...] [--reps N] [--no-hetcoll]
- *              [--no-native] [--k K] [--label NATIVE]
+ *              [--no-native] [--k K] [--label NATIVE] [--groups N1,N2]
  * (GRID_BENCH_WALL=1 in the environment: wall-clock time of each phase on stderr.)
  * OP: a2a-uniform:SIZE, a2a-skewed:SIZE (20% "server" ranks, r % 5 == 0, send 10x SIZE),
  *     bcast:SIZE (root 0), reduce:SIZE (MPI_SUM on doubles, root 0),
- *     redist:SIZE (ranks of the platform's cluster 0 send to those of cluster 1, pair (i, j)
+ *     redist:SIZE (ranks of the platform's cluster 0 send to those of cluster 1 (--groups: the
+ *     first N1 ranks to the next N2), pair (i, j)
  *     carrying SIZE * (1 + (7i + 13j) mod 4) / 2 bytes; hetcoll's KPBS schedule with at most K
  *     transfers per step against "post every Isend/Irecv at once").
  * SIZE: bytes with optional K/M suffix (KiB/MiB). Rank 0 prints one tab-separated row per op:
@@ -247,7 +248,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &b.me);
     MPI_Comm_size(MPI_COMM_WORLD, &b.P);
     const char *spec = NULL, *scenario = "-", *ops = NULL, *label = "native";
-    int reps = 1, no_hetcoll = 0, no_native = 0;
+    int reps = 1, no_hetcoll = 0, no_native = 0, g1 = -1, g2 = -1;
     b.k = 0;
     for (int a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--platform") == 0 && a + 1 < argc)
@@ -266,6 +267,9 @@ int main(int argc, char **argv)
             no_hetcoll = 1;
         else if (strcmp(argv[a], "--no-native") == 0)
             no_native = 1;
+        else if (strcmp(argv[a], "--groups") == 0 && a + 1 < argc &&
+                 sscanf(argv[a + 1], "%d,%d", &g1, &g2) == 2 && g1 > 0 && g2 > 0)
+            a++;
         else {
             if (b.me == 0)
                 fprintf(stderr, "grid_bench: bad argument '%s' (see the header of grid_bench.c)\n",
@@ -289,6 +293,9 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     for (int i = 0; i < b.P; i++)
         cl[i] = i < (int)hc_platform_size(plat) ? hc_platform_cluster_of(plat, (uint32_t)i) : -1;
+    if (g1 > 0) /* --groups n1,n2: ranks [0, n1) are cluster 0, [n1, n1 + n2) cluster 1 */
+        for (int i = 0; i < b.P; i++)
+            cl[i] = i < g1 ? 0 : i < g1 + g2 ? 1 : -1;
     hc_comm_opts_t o;
     hc_comm_opts_default(&o);
     o.verbose = getenv("HETCOLL_VERBOSE") && atoi(getenv("HETCOLL_VERBOSE")) > 0;

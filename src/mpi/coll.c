@@ -71,13 +71,22 @@ static int build_reduce(hc_comm_t *c, const void *va, hc_problem_t *pb, hc_matri
     int rc = hc_matrix_create(P, P, 0.0, costs);
     if (rc != HC_OK)
         return rc;
+    /* Without send times, "auto" and the *-pq algorithms get the sender-receiver costs
+     * p2p(i, j) (003 §7): a node's partial result is cheaper to send inside its cluster than to
+     * the root's, which the constant-row model cannot see (issue 8, grid benchmarks). */
+    const char *an = c->algo[HC_COLL_REDUCE];
+    size_t al = strlen(an);
+    int pair_costs = strcmp(an, "auto") == 0 || (al > 3 && strcmp(an + al - 3, "-pq") == 0);
     for (uint32_t i = 0; i < P; i++) {
         double t = hc_platform_send_time(c->platform, i);
+        int per_pair = t < 0 && pair_costs;
         if (t < 0)
             t = hc_cost_p2p(c->platform, c->opts.model, i, i == a->root ? (i + 1) % P : a->root,
                             a->msg);
         for (uint32_t j = 0; j < P; j++)
-            HC_AT(*costs, i, j) = i == j ? 0.0 : t;
+            HC_AT(*costs, i, j) = i == j     ? 0.0
+                                  : per_pair ? hc_cost_p2p(c->platform, c->opts.model, i, j, a->msg)
+                                             : t;
     }
     hc_problem_init(pb, HC_COLL_REDUCE);
     pb->P = P;

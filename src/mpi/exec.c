@@ -89,7 +89,9 @@ int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const char *sendbuf,
         small = s->events[recvs[i]].bytes <= 4096;
     if (small && ns + nr > 0) {
         MPI_Request *all = malloc(sizeof *all * (ns + nr));
-        if (!all)
+        /* Real statuses: MPICH's headers make gcc reject MPI_STATUSES_IGNORE here. */
+        MPI_Status *st = malloc(sizeof *st * (ns + nr));
+        if (!all || !st)
             err = MPI_ERR_NO_MEM;
         for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++) {
             uint32_t f = s->events[recvs[i]].src;
@@ -102,8 +104,9 @@ int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const char *sendbuf,
                             c->comm, &all[nr + i]);
         }
         if (err == MPI_SUCCESS)
-            err = MPI_Waitall((int)(ns + nr), all, MPI_STATUSES_IGNORE);
+            err = MPI_Waitall((int)(ns + nr), all, st);
         free(all);
+        free(st);
         free(sends);
         free(recvs);
         return err;
@@ -261,14 +264,41 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, char *acc, char *tmp, 
 {
     size_t *sends, *recvs, ns, nr;
     int err = my_lists(s, (uint32_t)c->rank, NULL, &sends, &ns, &recvs, &nr);
-    for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++) {
-        const hc_event_t *e = &s->events[recvs[i]];
-        err = MPI_Recv(tmp, count, type, (int)e->src, 1, c->comm, MPI_STATUS_IGNORE);
-        if (err == MPI_SUCCESS)
-            err = MPI_Reduce_local(tmp, acc, count, type, op);
+    if (err != MPI_SUCCESS)
+        return err;
+    /* The tree is followed segment by segment (64 KiB), so that combining segment k
+     * overlaps the children sending segment k+1 and the parent receiving segment k-1 — the
+     * pipelining MPI libraries use for large reductions. Per segment the combining order is
+     * the schedule's, as for a whole message. */
+    MPI_Aint lb, ext;
+    MPI_Type_get_extent(type, &lb, &ext);
+    int tsize;
+    MPI_Type_size(type, &tsize);
+    uint32_t nseg = 1;
+    if (tsize > 0) {
+        uint64_t per = (uint64_t)65536 / (uint64_t)tsize;
+        per = per ? per : 1;
+        nseg = (uint32_t)(((uint64_t)count + per - 1) / per);
     }
-    for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++)
-        err = MPI_Send(acc, count, type, (int)s->events[sends[i]].dst, 1, c->comm);
+    MPI_Request up = MPI_REQUEST_NULL;
+    for (uint32_t k = 0; err == MPI_SUCCESS && k < nseg; k++) {
+        int f, n;
+        hc__segment(count, nseg, k, &f, &n);
+        for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++) {
+            const hc_event_t *e = &s->events[recvs[i]];
+            err = MPI_Recv(tmp + f * ext, n, type, (int)e->src, 1, c->comm, MPI_STATUS_IGNORE);
+            if (err == MPI_SUCCESS)
+                err = MPI_Reduce_local(tmp + f * ext, acc + f * ext, n, type, op);
+        }
+        for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++) {
+            err = MPI_Wait(&up, MPI_STATUS_IGNORE);
+            if (err == MPI_SUCCESS)
+                err = MPI_Isend(acc + f * ext, n, type, (int)s->events[sends[i]].dst, 1, c->comm,
+                                &up);
+        }
+    }
+    if (err == MPI_SUCCESS)
+        err = MPI_Wait(&up, MPI_STATUS_IGNORE);
     free(sends);
     free(recvs);
     return err;
