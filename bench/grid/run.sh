@@ -1,7 +1,7 @@
 #!/bin/bash
 # Grid benchmarks under SimGrid SMPI: hetcoll's collectives against SMPI's native ones on the
 # scenarios of issue 8, one command for every table:
-#   bash bench/grid/run.sh [BUILD_DIR (build)] [OUT_DIR (BUILD_DIR/grid-results)] [SCENARIOS (a b c d)]
+#   bash bench/grid/run.sh [BUILD_DIR (build)] [OUT_DIR (BUILD_DIR/grid-results)] [SCENARIOS (a b c d bp)]
 # Needs a build with SimGrid (bench/grid_bench.smpi, bin/hetcoll). Writes OUT_DIR/<s>.{xml,txt}
 # (platform, hostfile), <s>.ompi.tsv / <s>.basic.tsv (raw rows of grid_bench, see its header)
 # and tables.md (the Markdown tables), and prints the tables.
@@ -14,6 +14,8 @@
 #      inside a site, the site pair's link shared by its flows
 #   d  two clusters of 32 (1 Gb/s), 1 ms between them, a backbone carrying k = 4 node-rate
 #      transfers (500 MB/s shared); redistribution cluster 1 -> cluster 2 with k = 4
+#   bp scenario b with private (FATPIPE) inter-site links: every flow gets 100 Mb/s, which is
+#      hetcoll's per-pair model; b and bp together separate model error from sharing
 # Native baselines (two smpirun runs per scenario):
 #   ompi   --cfg=smpi/coll-selector:ompi; alltoallv = ring, i.e. Open MPI's pairwise exchange
 #          (SMPI's ompi selector maps alltoallv to `pair`, which needs a power-of-two size)
@@ -24,7 +26,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 B=$(cd "${1:-build}" && pwd)
 OUT=${2:-$B/grid-results}
-SCEN=${3:-a b c d}
+SCEN=${3:-a b c d bp}
 HC=$B/bin/hetcoll
 GB=$B/bench/grid_bench.smpi
 [ -x "$GB" ] || { echo "run.sh: $GB missing (build with SimGrid: smpicc/smpirun)" >&2; exit 1; }
@@ -66,10 +68,12 @@ for s in $SCEN; do
            "a2a-uniform:64K,a2a-skewed:64K,$BCAST" "$BCAST" ;;
     c) run_one c "$HERE/platforms/gusto-x8.json" --shared-backbone \
            "a2a-uniform:64K,a2a-skewed:64K,$BCAST" "a2a-uniform:64K,a2a-skewed:64K,$BCAST" ;;
+    bp) run_one bp "$HERE/platforms/three-sites.json" "" \
+           "a2a-uniform:64K,a2a-skewed:64K,$BCAST" "$BCAST" ;;
     d) run_one d "$HERE/platforms/two-clusters.json" "--backbone-bw 5e8" \
            "a2a-uniform:64K,a2a-skewed:64K,$BCAST,redist:1M" \
            "a2a-uniform:64K,a2a-skewed:64K,$BCAST,redist:1M" --k 4 ;;
-    *) echo "run.sh: unknown scenario '$s' (a b c d)" >&2; exit 2 ;;
+    *) echo "run.sh: unknown scenario '$s' (a b c d bp)" >&2; exit 2 ;;
     esac
 done
 

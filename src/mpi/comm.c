@@ -239,8 +239,23 @@ static int plan_with(hc_comm_t *c, const hc_problem_t *pb, const char *name, hc_
     hc_algo_opts_default(&o);
     o.time_limit_s = c->opts.plan_time_limit;
     const hc_algo_info_t *info;
-    if (strcmp(name, "auto") != 0 || hc_algo_find(pb->coll, "auto", &info) == HC_OK)
+    if (strcmp(name, "auto") != 0)
         return hc_schedule_compute(pb, name, &o, out);
+    if (hc_algo_find(pb->coll, "auto", &info) == HC_OK) {
+        /* The registry's auto, never predicted slower than the MPI library's usual algorithm
+         * (pairwise exchange = caterpillar for alltoall; issue 8). */
+        int rc = hc_schedule_compute(pb, name, &o, out);
+        hc_schedule_t *nat = NULL;
+        if (rc == HC_OK && pb->coll == HC_COLL_ALLTOALL &&
+            hc_schedule_compute(pb, "caterpillar", &o, &nat) == HC_OK &&
+            nat->makespan < (*out)->makespan) {
+            hc_schedule_destroy(*out);
+            *out = nat;
+            nat = NULL;
+        }
+        hc_schedule_destroy(nat);
+        return rc;
+    }
     hc_schedule_t *best = NULL;
     int last = HC_ERR_UNSUPPORTED;
     for (size_t i = 0; i < hc_algo_count(); i++) {
