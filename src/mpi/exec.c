@@ -6,6 +6,7 @@
  * consistent with a global time order (docs/design.md, "MPI runtime"): the earliest
  * unfinished event is at the head of both its sender's and its receiver's queues, so both
  * sides have posted it and it completes. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,12 @@ void hc__segment(int count, uint32_t n, uint32_t k, int *first, int *len)
     long long a = (long long)count * k / n, b = (long long)count * (k + 1) / n;
     *first = (int)a;
     *len = (int)(b - a);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 static const hc_schedule_t *sort_sched; /* qsort has no context argument */
@@ -58,6 +65,34 @@ static int my_lists(const hc_schedule_t *s, uint32_t me, const uint32_t *map, si
     qsort(*sends, *ns, sizeof **sends, by_start);
     qsort(*recvs, *nr, sizeof **recvs, by_start);
     return MPI_SUCCESS;
+}
+
+#define HC_MAX_WINDOW 16
+
+/* Messages in flight for one side of an exchange (see hc__exec_exchange). */
+static uint32_t exchange_window(const hc_comm_t *c, const hc_schedule_t *s, const size_t *list,
+                                size_t n, int receiving)
+{
+    if (n < 2)
+        return 1;
+    double lmax = 0.0;
+    double *t = malloc(sizeof *t * n);
+    if (!t)
+        return 1;
+    for (size_t i = 0; i < n; i++) {
+        const hc_event_t *e = &s->events[list[i]];
+        uint32_t a = receiving ? e->src : (uint32_t)c->rank;
+        uint32_t b = receiving ? (uint32_t)c->rank : e->dst;
+        double L = hc_platform_latency(c->platform, a, b);
+        t[i] = (double)e->bytes / hc_platform_bandwidth(c->platform, a, b);
+        if (L > lmax)
+            lmax = L;
+    }
+    qsort(t, n, sizeof *t, cmp_double);
+    double tmed = t[n / 2];
+    free(t);
+    double w = tmed > 0 ? 1.0 + floor(lmax / tmed) : (double)HC_MAX_WINDOW;
+    return w >= HC_MAX_WINDOW ? HC_MAX_WINDOW : (uint32_t)w;
 }
 
 int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const char *sendbuf,
@@ -111,24 +146,35 @@ int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const char *sendbuf,
         free(recvs);
         return err;
     }
-    MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    /* Latency hiding: a rank keeps up to W sends and W receives in flight, W = 1 + Lmax/Tmed
+     * (its largest latency over its median transfer time, at most 16). On a LAN that is 1,
+     * the strict 1-port order of the plan; where latency dominates the transfers (a WAN),
+     * the next messages are already on their way while one crosses. Posting stays in
+     * schedule order, so the deadlock argument holds for any W >= 1. */
+    uint32_t ws = exchange_window(c, s, sends, ns, 0), wr = exchange_window(c, s, recvs, nr, 1);
+    MPI_Request req[2 * HC_MAX_WINDOW];
+    for (uint32_t k = 0; k < 2 * HC_MAX_WINDOW; k++)
+        req[k] = MPI_REQUEST_NULL;
     size_t is = 0, ir = 0;
-    while (err == MPI_SUCCESS &&
-           (is < ns || ir < nr || req[0] != MPI_REQUEST_NULL || req[1] != MPI_REQUEST_NULL)) {
-        if (req[0] == MPI_REQUEST_NULL && is < ns) {
-            uint32_t d = s->events[sends[is++]].dst;
-            err = MPI_Isend(sendbuf + sdispls[d] * sext, sendcounts[d], sendtype, (int)d, 1,
-                            c->comm, &req[0]);
-        }
-        if (err == MPI_SUCCESS && req[1] == MPI_REQUEST_NULL && ir < nr) {
-            uint32_t f = s->events[recvs[ir++]].src;
-            err = MPI_Irecv(recvbuf + rdispls[f] * rext, recvcounts[f], recvtype, (int)f, 1,
-                            c->comm, &req[1]);
-        }
+    for (;;) {
+        for (uint32_t k = 0; err == MPI_SUCCESS && k < ws && is < ns; k++)
+            if (req[k] == MPI_REQUEST_NULL) {
+                uint32_t d = s->events[sends[is++]].dst;
+                err = MPI_Isend(sendbuf + sdispls[d] * sext, sendcounts[d], sendtype, (int)d, 1,
+                                c->comm, &req[k]);
+            }
+        for (uint32_t k = 0; err == MPI_SUCCESS && k < wr && ir < nr; k++)
+            if (req[HC_MAX_WINDOW + k] == MPI_REQUEST_NULL) {
+                uint32_t f = s->events[recvs[ir++]].src;
+                err = MPI_Irecv(recvbuf + rdispls[f] * rext, recvcounts[f], recvtype, (int)f, 1,
+                                c->comm, &req[HC_MAX_WINDOW + k]);
+            }
         if (err != MPI_SUCCESS)
             break;
         int idx;
-        err = MPI_Waitany(2, req, &idx, MPI_STATUS_IGNORE);
+        err = MPI_Waitany(2 * HC_MAX_WINDOW, req, &idx, MPI_STATUS_IGNORE);
+        if (err != MPI_SUCCESS || idx == MPI_UNDEFINED)
+            break; /* MPI_UNDEFINED: nothing was in flight, so everything is done */
     }
     free(sends);
     free(recvs);
@@ -266,7 +312,7 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, char *acc, char *tmp, 
     int err = my_lists(s, (uint32_t)c->rank, NULL, &sends, &ns, &recvs, &nr);
     if (err != MPI_SUCCESS)
         return err;
-    /* The tree is followed segment by segment (64 KiB), so that combining segment k
+    /* The tree is followed segment by segment, so that combining segment k
      * overlaps the children sending segment k+1 and the parent receiving segment k-1 — the
      * pipelining MPI libraries use for large reductions. Per segment the combining order is
      * the schedule's, as for a whole message. */
@@ -274,9 +320,22 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, char *acc, char *tmp, 
     MPI_Type_get_extent(type, &lb, &ext);
     int tsize;
     MPI_Type_size(type, &tsize);
+    /* A segment pays the edge's latency again, so segments must stay well above the
+     * bandwidth-delay product of the slowest-to-fill edge: 4 x BDP, at least 64 KiB. On a
+     * WAN (12 ms x 125 MB/s = 1.5 MB) that means whole messages. Every rank derives the
+     * same size from the same schedule and platform. */
+    double bdp = 0.0;
+    for (size_t i = 0; i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        double b = hc_platform_bandwidth(c->platform, e->src, e->dst) *
+                   hc_platform_latency(c->platform, e->src, e->dst);
+        if (b > bdp)
+            bdp = b;
+    }
+    uint64_t seg_bytes = 4.0 * bdp > 65536.0 ? (uint64_t)(4.0 * bdp) : 65536;
     uint32_t nseg = 1;
     if (tsize > 0) {
-        uint64_t per = (uint64_t)65536 / (uint64_t)tsize;
+        uint64_t per = seg_bytes / (uint64_t)tsize;
         per = per ? per : 1;
         nseg = (uint32_t)(((uint64_t)count + per - 1) / per);
     }
