@@ -85,6 +85,25 @@ int hc_problem_check(const hc_problem_t *pb);
  *   redistribute:     the planned amount (e->end - e->start), as the steps fix it. */
 double hc_problem_event_cost(const hc_problem_t *pb, const hc_event_t *e);
 
+/* 1 when the transfers of `pb` follow pLogP port semantics: a broadcast (coll == BCAST) whose
+ * model is HC_MODEL_PLOGP and whose platform is set. Every other problem (Hockney, no platform,
+ * the other collectives) keeps the whole-duration port rule. */
+int hc_problem_overlaps_latency(const hc_problem_t *pb);
+
+/* Port time in seconds of event `e` on `pb`: how long the transfer occupies the sender's port
+ * (from its start) and the receiver's port (up to its end). The single rule shared by the
+ * broadcast planners, the validator and the simulator:
+ *   pLogP broadcast (hc_problem_overlaps_latency): d * g / (L + g) with d =
+ *                   hc_problem_event_cost(pb, e), L = latency(src, dst) and
+ *                   g = hc_platform_gap(src, dst, bytes); with costs derived from the platform
+ *                   this is exactly g_ij(bytes), and a distorted cost matrix scales it. The
+ *                   sender is free again at start + port while the latency overlaps its next
+ *                   send (004's pLogP); the receiver is busy during [end - port, end].
+ *   otherwise:      d (the port is held for the whole transfer, 000's Hockney reading).
+ * Two-tree (TTCC) broadcasts keep the whole-duration rule whatever the model (see
+ * docs/design.md). Arrival is always start + d. */
+double hc_problem_event_port_time(const hc_problem_t *pb, const hc_event_t *e);
+
 /* A redistribution step: events [first, first + count) of the schedule. */
 typedef struct hc_step {
     double start;    /* when the step begins; its transfers begin at start + beta */
@@ -168,7 +187,10 @@ int hc_schedule_load(const char *path, hc_schedule_t **out);
  *   redistribute  each step a matching of at most k transfers; transfers inside their step;
  *                 every message's time fully covered; cost = sum of (beta + longest)
  *   bcast         every non-root node receives each segment exactly once, from a node that
- *                 already holds it; one send and one receive at a time per node
+ *                 already holds it; one send and one receive at a time per node (port
+ *                 intervals: [start, end] for both, or with hc_problem_overlaps_latency and
+ *                 one tree, [start, start + port] for the sender and [end - port, end] for
+ *                 the receiver, port = hc_problem_event_port_time)
  *   reduce        each non-root sends exactly once, after all it receives, never receiving
  *                 afterwards; the root never sends; one communication at a time */
 int hc_schedule_validate(const hc_schedule_t *s, const hc_problem_t *pb);

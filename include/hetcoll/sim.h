@@ -6,8 +6,12 @@
  * segment; reduce: the sender has received everything it receives). Reduction nodes are
  * half-duplex (one communication at a time), others full-duplex 1-port. Redistribution steps
  * end with a barrier. Durations come from hc_problem_event_cost on the true problem, times
- * the error factor and the slowdown factors. Schedules with a redundant tree (TTCC) use the
- * TTCC semantics of 002 (first complete copy wins; switch cost alpha). */
+ * the error factor and the slowdown factors. pLogP broadcasts (hc_problem_overlaps_latency on
+ * the true problem): a transfer holds its sender's port only for [start, start + port] and its
+ * receiver's for [end - port, end] (port = hc_problem_event_port_time, scaled like the
+ * duration), the receive order being by planned end. Schedules with a redundant tree (TTCC)
+ * use the TTCC semantics of 002 (first complete copy wins; switch cost alpha; whole-duration
+ * ports under every model). */
 #ifndef HETCOLL_SIM_H
 #define HETCOLL_SIM_H
 

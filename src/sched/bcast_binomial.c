@@ -4,8 +4,9 @@
  * Ranks are relative to the root: rank(v) = (v - root) mod P. In round k = 0, 1, ... every rank
  * h < 2^k that holds the message sends it to rank h + 2^k (when < P). The tree ignores the
  * costs; the times follow them: a node sends its children in round order, each send starting
- * when the node has received the message and its previous send has ended (1-port; every node
- * receives once). This is the simulator's earliest-start rule, so the replay gives the same
+ * when the node has received the message and its previous send has freed its port (1-port;
+ * every node receives once; the port time is hc_problem_event_port_time, the gap g for a pLogP
+ * broadcast). This is the simulator's earliest-start rule, so the replay gives the same
  * times.
  *
  * Complexity O(P log P). Guarantee: ceil(log2 P) rounds; on a homogeneous network the makespan
@@ -38,7 +39,10 @@ int hc__algo_bcast_binomial(const hc_problem_t *pb, const hc_algo_opts_t *opts, 
             e.start = ready[h];
             e.end = e.start + HC_AT(pb->costs, src, dst);
             e.bytes = pb->msg_bytes;
-            ready[h] = e.end;
+            /* the sender's port is free after the port time (pLogP broadcasts: g; else the
+             * whole transfer); the receiver holds the message at the end */
+            double port = hc_problem_event_port_time(pb, &e);
+            ready[h] = port < e.end - e.start ? e.start + port : e.end;
             ready[h + step] = e.end;
             s->parent[dst] = (int32_t)src;
             rc = hc_schedule_add_event(s, &e);

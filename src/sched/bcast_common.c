@@ -11,6 +11,13 @@
 
 /* ---------------------------------------------------------------- the builder */
 
+struct hc__bb_memo {
+    uint32_t src, dst;
+    uint64_t bytes;
+    double d, port;
+    int used;
+};
+
 int hc__bb_init(hc__bb_t *b, const hc_problem_t *pb, hc_schedule_t *s, uint32_t P, uint32_t nseg)
 {
     memset(b, 0, sizeof *b);
@@ -23,7 +30,8 @@ int hc__bb_init(hc__bb_t *b, const hc_problem_t *pb, hc_schedule_t *s, uint32_t 
     b->send_free = hc__calloc(P, sizeof *b->send_free);
     b->recv_free = hc__calloc(P, sizeof *b->recv_free);
     b->hold = hc__malloc((size_t)P * nseg, sizeof *b->hold);
-    if (!b->send_free || !b->recv_free || !b->hold) {
+    b->memo = hc__calloc(HC__BB_MEMO, sizeof *b->memo);
+    if (!b->send_free || !b->recv_free || !b->hold || !b->memo) {
         hc__bb_free(b);
         return hc__error(HC_ERR_NOMEM, "out of memory planning a broadcast");
     }
@@ -38,6 +46,8 @@ void hc__bb_free(hc__bb_t *b)
     free(b->send_free);
     free(b->recv_free);
     free(b->hold);
+    free(b->memo);
+    b->memo = NULL;
     b->send_free = b->recv_free = b->hold = NULL;
 }
 
@@ -78,15 +88,42 @@ int hc__bb_send(hc__bb_t *b, uint32_t src, uint32_t dst, uint32_t seg, uint64_t 
     e.seg = seg;
     e.bytes = bytes;
     e.tree = tree;
-    double d = b->cost ? b->cost(b->ctx, src, dst, bytes) : hc_problem_event_cost(b->pb, &e);
+    double d, port;
+    if (b->cost) {
+        d = b->cost(b->ctx, src, dst, bytes, &port);
+    } else {
+        /* the same numbers every time for the same (src, dst, bytes): memoised */
+        uint64_t hk = ((uint64_t)src * 2654435761u) ^ ((uint64_t)dst * 40503u) ^ (bytes * 97u);
+        struct hc__bb_memo *mm = &b->memo[(hk ^ (hk >> 17)) % HC__BB_MEMO];
+        if (mm->used && mm->src == src && mm->dst == dst && mm->bytes == bytes) {
+            d = mm->d;
+            port = mm->port;
+        } else {
+            d = hc_problem_event_cost(b->pb, &e);
+            port = hc_problem_event_port_time(b->pb, &e);
+            mm->used = 1;
+            mm->src = src;
+            mm->dst = dst;
+            mm->bytes = bytes;
+            mm->d = d;
+            mm->port = port;
+        }
+        if (b->whole_port)
+            port = d;
+    }
+    if (b->whole_port || !(port < d))
+        port = d;
+    /* sender port [start, start + port], receiver port [end - port, end] (the simulator's
+     * rule; with port == d both are the whole transfer) */
     double st = h;
     if (b->send_free[src] > st)
         st = b->send_free[src];
-    if (b->recv_free[dst] > st)
-        st = b->recv_free[dst];
+    double rq = port == d ? b->recv_free[dst] : b->recv_free[dst] - (d - port);
+    if (rq > st)
+        st = rq;
     e.start = st;
     e.end = st + d;
-    b->send_free[src] = e.end;
+    b->send_free[src] = port == d ? e.end : st + port;
     b->recv_free[dst] = e.end;
     double *hd = &b->hold[(size_t)dst * b->nseg + seg];
     if (e.end < *hd)
@@ -325,18 +362,21 @@ double hc__bc_predict(const hc__plogp_t *q, hc__bc_algo_t a, uint64_t s)
 typedef struct vctx {
     const hc__plogp_t *q;
     uint64_t last_bytes;
-    double last_cost;
+    double last_cost, last_gap;
 } vctx_t;
 
-static double virtual_cost(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes)
+static double virtual_cost(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, double *port)
 {
     vctx_t *v = ctx;
     (void)src;
     (void)dst;
     if (bytes != v->last_bytes || v->last_cost < 0) {
         v->last_bytes = bytes;
-        v->last_cost = v->q->L + hc__plogp_gap(v->q, bytes);
+        v->last_gap = hc__plogp_gap(v->q, bytes);
+        v->last_cost = v->q->L + v->last_gap;
     }
+    /* pLogP broadcasts: the sender is busy for g(x) only (hc_problem_event_port_time) */
+    *port = hc_problem_overlaps_latency(v->q->pb) ? v->last_gap : v->last_cost;
     return v->last_cost;
 }
 
@@ -357,7 +397,7 @@ static double predict_1port(const hc__plogp_t *q, hc__bc_algo_t a, uint64_t s)
         free(ids);
         return INFINITY;
     }
-    vctx_t v = {q, 0, -1};
+    vctx_t v = {q, 0, -1, 0};
     b.cost = virtual_cost;
     b.ctx = &v;
     double r = hc__bc_run(&b, a, ids, n, s, NULL) == HC_OK ? b.max_end : INFINITY;
@@ -422,6 +462,33 @@ const char *hc__gr_name(hc__gr_rule_t r)
 
 int hc__bcast_greedy(hc__gr_rule_t rule, uint32_t n, const double *c, const double *T,
                      uint32_t root, uint32_t *from, uint32_t *to)
+{
+    return hc__bcast_greedy_port(rule, n, c, NULL, T, root, from, to);
+}
+
+int hc__bcast_port_matrix(const hc_problem_t *pb, const uint32_t *nodes, uint32_t n, double **out)
+{
+    *out = NULL;
+    if (!hc_problem_overlaps_latency(pb))
+        return HC_OK;
+    double *p = hc__malloc((size_t)n * n + 1, sizeof *p);
+    if (!p)
+        return hc__error(HC_ERR_NOMEM, "out of memory in the broadcast heuristic");
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t d = 0; d < n; d++) {
+            hc_event_t e;
+            memset(&e, 0, sizeof e);
+            e.src = nodes ? nodes[a] : a;
+            e.dst = nodes ? nodes[d] : d;
+            e.bytes = pb->msg_bytes;
+            p[(size_t)a * n + d] = a == d ? INFINITY : hc_problem_event_port_time(pb, &e);
+        }
+    *out = p;
+    return HC_OK;
+}
+
+int hc__bcast_greedy_port(hc__gr_rule_t rule, uint32_t n, const double *c, const double *port,
+                          const double *T, uint32_t root, uint32_t *from, uint32_t *to)
 {
     unsigned char *inA = hc__calloc(n, 1);
     double *rt = hc__calloc(n, sizeof *rt);
@@ -496,7 +563,9 @@ int hc__bcast_greedy(hc__gr_rule_t rule, uint32_t n, const double *c, const doub
             break;
         }
         double end = rt[bi] + c[(size_t)bi * n + bj];
-        rt[bi] = end;
+        /* the sender's port is free again after the port time (pLogP: g; else the whole
+         * transfer), the receiver holds the message at the end */
+        rt[bi] = port ? rt[bi] + port[(size_t)bi * n + bj] : end;
         rt[bj] = end;
         inA[bj] = 1;
         from[step] = bi;
@@ -512,7 +581,7 @@ int hc__bcast_greedy_schedule(const hc_problem_t *pb, hc__gr_rule_t rule, hc_sch
 {
     uint32_t P = pb->P;
     *out = NULL;
-    double *c = hc__malloc((size_t)P * P, sizeof *c);
+    double *c = hc__malloc((size_t)P * P, sizeof *c), *port = NULL;
     uint32_t *from = hc__malloc(P, sizeof *from), *to = hc__malloc(P, sizeof *to);
     hc_schedule_t *s = NULL;
     hc__bb_t b;
@@ -525,7 +594,9 @@ int hc__bcast_greedy_schedule(const hc_problem_t *pb, hc__gr_rule_t rule, hc_sch
     for (uint32_t i = 0; i < P; i++)
         for (uint32_t j = 0; j < P; j++)
             c[(size_t)i * P + j] = i == j ? INFINITY : HC_AT(pb->costs, i, j);
-    rc = hc__bcast_greedy(rule, P, c, NULL, pb->root, from, to);
+    rc = hc__bcast_port_matrix(pb, NULL, P, &port);
+    if (rc == HC_OK)
+        rc = hc__bcast_greedy_port(rule, P, c, port, NULL, pb->root, from, to);
     if (rc == HC_OK)
         rc = hc_schedule_create(HC_COLL_BCAST, P, &s);
     if (rc == HC_OK)
@@ -545,6 +616,7 @@ done:
     hc__bb_free(&b);
     hc_schedule_destroy(s);
     free(c);
+    free(port);
     free(from);
     free(to);
     return rc;
@@ -575,7 +647,8 @@ typedef struct hier {
     const hc_problem_t *pb;
     cluster_t *cl;
     uint32_t nc;
-    double *c; /* nc x nc coordinator costs */
+    double *c;    /* nc x nc coordinator costs */
+    double *port; /* nc x nc coordinator port times, NULL = whole-duration ports */
     double *T;
     uint32_t *from, *to;
 } hier_t;
@@ -587,6 +660,7 @@ static void hier_free(hier_t *h)
             free(h->cl[k].nodes);
     free(h->cl);
     free(h->c);
+    free(h->port);
     free(h->T);
     free(h->from);
     free(h->to);
@@ -673,6 +747,11 @@ static int hier_init(hier_t *h, const hc_problem_t *pb)
         for (uint32_t d = 0; d < nc; d++)
             h->c[(size_t)a * nc + d] =
                 a == d ? INFINITY : HC_AT(pb->costs, cl[a].nodes[0], cl[d].nodes[0]);
+    if (rc == HC_OK) {
+        for (uint32_t k = 0; k < nc; k++)
+            of[k] = cl[k].nodes[0]; /* reuse: the coordinators */
+        rc = hc__bcast_port_matrix(pb, of, nc, &h->port);
+    }
 done:
     free(of);
     free(map);
@@ -727,7 +806,7 @@ static int hier_run(hier_t *h, hc__gr_rule_t rule, uint32_t nseg, hc_schedule_t 
     const hc_problem_t *pb = h->pb;
     uint32_t nc = h->nc;
     if (nc > 1)
-        HC__TRY(hc__bcast_greedy(rule, nc, h->c, h->T, 0, h->from, h->to));
+        HC__TRY(hc__bcast_greedy_port(rule, nc, h->c, h->port, h->T, 0, h->from, h->to));
     hc__bb_t b;
     HC__TRY(hc__bb_init(&b, pb, s, pb->P, nseg));
     int rc = HC_OK;
@@ -836,6 +915,161 @@ int hc__bcast_hier_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts, 
     return HC_OK;
 }
 
+/* Cluster order of the cluster pipeline: the root's cluster first, then the order of the other
+ * clusters minimising the sum of the coordinator-to-coordinator costs along the path
+ * (exhaustive for <= 8 clusters, nearest neighbour beyond). */
+static void chain_order_rec(const hier_t *h, uint32_t *cur, unsigned char *used, uint32_t depth,
+                            double acc, uint32_t *best, double *bv)
+{
+    uint32_t nc = h->nc;
+    if (acc >= *bv)
+        return;
+    if (depth == nc) {
+        *bv = acc;
+        memcpy(best, cur, nc * sizeof *cur);
+        return;
+    }
+    for (uint32_t k = 1; k < nc; k++) {
+        if (used[k])
+            continue;
+        used[k] = 1;
+        cur[depth] = k;
+        chain_order_rec(h, cur, used, depth + 1, acc + h->c[(size_t)cur[depth - 1] * nc + k], best,
+                        bv);
+        used[k] = 0;
+    }
+}
+
+static int chain_order(const hier_t *h, uint32_t *order)
+{
+    uint32_t nc = h->nc;
+    uint32_t *cur = hc__malloc(nc, sizeof *cur);
+    unsigned char *used = hc__calloc(nc, 1);
+    if (!cur || !used) {
+        free(cur);
+        free(used);
+        return hc__error(HC_ERR_NOMEM, "out of memory in the cluster pipeline");
+    }
+    order[0] = cur[0] = 0;
+    used[0] = 1;
+    if (nc <= 8) {
+        double bv = INFINITY;
+        chain_order_rec(h, cur, used, 1, 0, order, &bv);
+    } else {
+        for (uint32_t d = 1; d < nc; d++) {
+            uint32_t bk = 0;
+            double b = INFINITY;
+            for (uint32_t k = 1; k < nc; k++)
+                if (!used[k] && h->c[(size_t)order[d - 1] * nc + k] < b) {
+                    b = h->c[(size_t)order[d - 1] * nc + k];
+                    bk = k;
+                }
+            if (bk == 0) /* unreachable only with INFINITY costs: take any */
+                for (uint32_t k = 1; k < nc && !bk; k++)
+                    if (!used[k])
+                        bk = k;
+            used[bk] = 1;
+            order[d] = bk;
+        }
+    }
+    free(cur);
+    free(used);
+    return HC_OK;
+}
+
+int hc__bcast_hier_chain_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts,
+                                  hc_schedule_t **out)
+{
+    *out = NULL;
+    if (!pb->platform)
+        return hc__error(HC_ERR_UNSUPPORTED,
+                         "cluster pipeline: the problem has no platform (clusters come from its "
+                         "labels)");
+    HC__TRY(hc__bcast_check_segment(pb, opts));
+    hier_t h;
+    HC__TRY(hier_init(&h, pb));
+    uint32_t P = pb->P, nc = h.nc;
+    uint64_t m = pb->msg_bytes;
+    uint32_t *order = hc__malloc(nc, sizeof *order);
+    uint32_t *nodes = hc__malloc(P, sizeof *nodes);
+    hc_schedule_t *s = NULL;
+    int rc = HC_OK;
+    if (!order || !nodes)
+        rc = hc__error(HC_ERR_NOMEM, "out of memory in the cluster pipeline");
+    if (rc == HC_OK)
+        rc = chain_order(&h, order);
+    uint32_t n = 0;
+    for (uint32_t d = 0; rc == HC_OK && d < nc; d++)
+        for (uint32_t a = 0; a < h.cl[order[d]].n; a++)
+            nodes[n++] = h.cl[order[d]].nodes[a];
+    /* segment size: the forced one, else the best replayed s = m / 2^i */
+    uint64_t best_seg = m;
+    if (rc == HC_OK && opts && opts->segment_bytes) {
+        best_seg = opts->segment_bytes < m ? opts->segment_bytes : m;
+    } else if (rc == HC_OK) {
+        double bt = INFINITY;
+        for (uint64_t i = 0; i < 63 && rc == HC_OK; i++) {
+            uint64_t sz = (m + (1ull << i) - 1) >> i;
+            if (sz == 0 || (i > 0 && sz == ((m + (1ull << (i - 1)) - 1) >> (i - 1))))
+                break;
+            if (seg_count(m, sz) > HC__MAX_SEG)
+                break;
+            hc__bb_t b;
+            rc = hc__bb_init(&b, pb, NULL, P, hc__bc_nseg(HC__BC_PIPELINE, n, m, sz));
+            if (rc == HC_OK)
+                rc = hc__bc_run(&b, HC__BC_PIPELINE, nodes, n, sz, NULL);
+            if (rc == HC_OK && b.max_end < bt) {
+                bt = b.max_end;
+                best_seg = sz;
+            }
+            hc__bb_free(&b);
+            if (sz == 1)
+                break;
+        }
+    }
+    uint32_t k = hc__bc_nseg(HC__BC_PIPELINE, n, m, best_seg);
+    if (rc == HC_OK)
+        rc = hc_schedule_create(HC_COLL_BCAST, P, &s);
+    if (rc == HC_OK)
+        rc = hc_schedule_alloc_trees(s, 0);
+    if (rc == HC_OK) {
+        hc__bb_t b;
+        rc = hc__bb_init(&b, pb, s, P, k);
+        if (rc == HC_OK)
+            rc = hc__bc_run(&b, HC__BC_PIPELINE, nodes, n, best_seg, s->parent);
+        hc__bb_free(&b);
+    }
+    if (rc == HC_OK) {
+        s->root = pb->root;
+        s->n_segments = k;
+        if (k > 1)
+            hc__bcast_set_seg_bound(pb, s);
+        size_t cap = 160 + (size_t)nc * 64, len = 0;
+        char *note = hc__malloc(cap, 1);
+        if (!note) {
+            rc = hc__error(HC_ERR_NOMEM, "out of memory in the cluster pipeline");
+        } else {
+            len += (size_t)snprintf(note, cap,
+                                    "cluster pipeline: %u clusters chained by coordinator cost, "
+                                    "%u segment(s) of %llu bytes; cluster order (coordinators):",
+                                    nc, k, (unsigned long long)best_seg);
+            for (uint32_t d = 0; d < nc && len < cap; d++)
+                len += (size_t)snprintf(note + len, cap - len, " %u", h.cl[order[d]].nodes[0]);
+            free(s->note);
+            s->note = note;
+        }
+    }
+    free(order);
+    free(nodes);
+    hier_free(&h);
+    if (rc != HC_OK) {
+        hc_schedule_destroy(s);
+        return rc;
+    }
+    *out = s;
+    return HC_OK;
+}
+
 int hc__bcast_hetero(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc__gr_rule_t rule,
                      hc_schedule_t **out)
 {
@@ -847,31 +1081,66 @@ int hc__bcast_hetero(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc__gr_
 void hc__bcast_set_seg_bound(const hc_problem_t *pb, hc_schedule_t *s)
 {
     uint32_t P = pb->P;
+    /* Receiver port intervals [end - port, end] are disjoint and the first one starts at least
+     * (d - port) after time 0: makespan >= min (d - port) + sum of the ports (whole-duration
+     * ports: the sum of the durations). */
     double *need = hc__calloc(P, sizeof *need);
-    if (!need) {
+    double *lat = hc__malloc(P, sizeof *lat);
+    double *mb = hc__malloc(2 * (size_t)P, sizeof *mb); /* per dst: memo of the last bytes */
+    uint64_t *mbytes = hc__malloc(P, sizeof *mbytes);
+    if (!need || !lat || !mb || !mbytes) {
+        free(need);
+        free(lat);
+        free(mb);
+        free(mbytes);
         s->lower_bound = 0;
         return;
     }
+    for (uint32_t v = 0; v < P; v++) {
+        lat[v] = INFINITY;
+        mbytes[v] = UINT64_MAX;
+    }
     for (size_t i = 0; i < s->n_events; i++) {
         const hc_event_t *e = &s->events[i];
-        double best = INFINITY;
-        for (uint32_t u = 0; u < P; u++) {
+        double best = INFINITY, bl = INFINITY;
+        int hit = e->dst < P && mbytes[e->dst] == e->bytes;
+        if (hit) {
+            best = mb[2 * (size_t)e->dst];
+            bl = mb[2 * (size_t)e->dst + 1];
+        }
+        for (uint32_t u = 0; u < P && !hit; u++) {
             if (u == e->dst)
                 continue;
             hc_event_t f = *e;
             f.src = u;
             double d = hc_problem_event_cost(pb, &f);
-            if (d < best)
-                best = d;
+            double port = hc_problem_event_port_time(pb, &f);
+            if (port < best)
+                best = port;
+            if (d - port < bl)
+                bl = d - port;
         }
-        if (isfinite(best) && e->dst < P)
+        if (e->dst < P) {
+            mbytes[e->dst] = e->bytes;
+            mb[2 * (size_t)e->dst] = best;
+            mb[2 * (size_t)e->dst + 1] = bl;
+        }
+        if (isfinite(best) && e->dst < P) {
             need[e->dst] += best;
+            if (bl < lat[e->dst])
+                lat[e->dst] = bl;
+        }
     }
     double lb = 0;
-    for (uint32_t v = 0; v < P; v++)
-        if (need[v] > lb)
-            lb = need[v];
+    for (uint32_t v = 0; v < P; v++) {
+        double x = need[v] + (isfinite(lat[v]) && lat[v] > 0 ? lat[v] : 0);
+        if (x > lb)
+            lb = x;
+    }
     free(need);
+    free(lat);
+    free(mb);
+    free(mbytes);
     s->lower_bound = lb;
 }
 

@@ -1,8 +1,11 @@
 /* Shared helpers of the broadcast algorithms (src/sched/bcast_*.c). Internal, not installed.
  *
  * hc__bb_t ("broadcast builder") times transfers with the simulator's rule: a transfer starts
- * when its sender's previous send and its receiver's previous receive have ended and the sender
- * holds the segment (1-port, full duplex). Transfers must be added in an order where each one's
+ * when its sender's port is free, its receiver's port will be free when the data arrives, and
+ * the sender holds the segment (1-port, full duplex). A transfer of duration d occupies the
+ * sender's port during [start, start + port] and the receiver's during [end - port, end], port =
+ * hc_problem_event_port_time (d itself except for pLogP broadcasts, where port = g and the
+ * latency overlaps the sender's next send). Transfers must be added in an order where each one's
  * dependencies come first (a topological order); then the planned times equal hc_simulate's
  * replay exactly. Durations come from hc_problem_event_cost, the validator's rule. */
 #ifndef HETCOLL_BCAST_COMMON_H
@@ -20,11 +23,18 @@ typedef struct hc__bb {
     double *send_free, *recv_free; /* P */
     double *hold;                  /* P * nseg; INFINITY = not held */
     double max_end;                /* latest end so far */
+    /* 1 = every transfer holds both ports for its whole duration whatever the model (TTCC,
+     * whose replay keeps 002's whole-duration rule). hc__bb_init sets 0. */
+    int whole_port;
     /* Optional duration override (predictions on a virtual platform); NULL = the problem's
-     * hc_problem_event_cost. s may be NULL ("dry run": times only, no events kept). */
-    double (*cost)(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes);
+     * hc_problem_event_cost and hc_problem_event_port_time. The callback returns the duration
+     * and stores the port time in *port. s may be NULL ("dry run": times only, no events). */
+    double (*cost)(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes, double *port);
     void *ctx;
+    /* direct-mapped memo of (src, dst, bytes) -> duration, port time (HC__BB_MEMO entries) */
+    struct hc__bb_memo *memo;
 } hc__bb_t;
+#define HC__BB_MEMO 4096u
 
 /* nseg: segments tracked (>= 1); P nodes. The root of pb (node 0 when pb is NULL) holds every
  * segment at time 0. */
@@ -118,6 +128,14 @@ typedef enum {
 const char *hc__gr_name(hc__gr_rule_t r);
 int hc__bcast_greedy(hc__gr_rule_t rule, uint32_t n, const double *c, const double *T,
                      uint32_t root, uint32_t *from, uint32_t *to);
+/* The same with port times: port (n x n, or NULL = c) is how long edge i -> j keeps i's send
+ * port busy; a sender's ready time advances by port[i][j], the receiver's becomes
+ * RT_i + c_ij (pLogP: the latency overlaps the sender's next send). */
+int hc__bcast_greedy_port(hc__gr_rule_t rule, uint32_t n, const double *c, const double *port,
+                          const double *T, uint32_t root, uint32_t *from, uint32_t *to);
+/* n x n port times of the edges among nodes[0..n-1] (diagonal INFINITY) for whole-message
+ * transfers on pb, or NULL when pb keeps whole-duration ports (then *out = NULL and HC_OK). */
+int hc__bcast_port_matrix(const hc_problem_t *pb, const uint32_t *nodes, uint32_t n, double **out);
 
 /* Node-level greedy broadcast as a complete schedule (whole message, one tree). */
 int hc__bcast_greedy_schedule(const hc_problem_t *pb, hc__gr_rule_t rule, hc_schedule_t **out);
@@ -127,6 +145,14 @@ int hc__bcast_greedy_schedule(const hc_problem_t *pb, hc__gr_rule_t rule, hc_sch
  * HC_ERR_UNSUPPORTED without a platform. */
 int hc__bcast_hier_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc__gr_rule_t rule,
                             hc_schedule_t **out);
+/* Cluster pipeline: the clusters of hc__bcast_hier_schedule chained in the order minimising the
+ * sum of coordinator-to-coordinator costs (root's cluster first; exhaustive up to 8 clusters),
+ * each cluster's nodes consecutive from its coordinator, and one segmented pipeline along that
+ * chain (segment size: opts->segment_bytes, else the best replayed m / 2^i). Under pLogP ports
+ * the latencies overlap the segments' gaps, so the chain pays sum(L) + g(m) + small terms.
+ * HC_ERR_UNSUPPORTED without a platform. */
+int hc__bcast_hier_chain_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts,
+                                  hc_schedule_t **out);
 /* 1 when opts asks for (or auto-selects) the hierarchical broadcast on pb. */
 int hc__bcast_use_hier(const hc_problem_t *pb, const hc_algo_opts_t *opts);
 /* Heterogeneous heuristic entry point: hierarchical when hc__bcast_use_hier, else node level. */

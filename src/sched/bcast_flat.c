@@ -3,9 +3,12 @@
  * The root sends the whole message to every other node, one after the other (1-port), in
  * increasing order of cost C[root][v], ties by node id: sending the cheapest first minimises
  * the sum of completion times (shortest processing time first), while the makespan, the sum
- * of all the root's send costs, is the same for every order.
+ * of all the root's send costs, is the same for every order. Under pLogP port semantics
+ * (hc_problem_event_port_time: a pLogP broadcast) the root's next send starts after the gap
+ * of the previous one, the latencies overlapping: L + (P-1) g(m) on a homogeneous network.
  *
- * Complexity O(P log P). Guarantee: makespan = sum over v of C[root][v]. */
+ * Complexity O(P log P). Guarantee: makespan = sum over v of C[root][v] (whole-duration
+ * ports), max over v of (root's earlier port times + C[root][v]) with pLogP ports. */
 #include <stdlib.h>
 
 #include "../core/internal.h"
@@ -54,7 +57,10 @@ int hc__algo_bcast_flat(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_s
         e.start = t;
         e.end = t + items[q].c;
         e.bytes = pb->msg_bytes;
-        t = e.end;
+        /* the root's port is free again after the port time (pLogP broadcasts: g, the latency
+         * overlapping the next send; else the whole transfer) */
+        double port = hc_problem_event_port_time(pb, &e);
+        t = port < items[q].c ? t + port : e.end;
         s->parent[e.dst] = (int32_t)r;
         rc = hc_schedule_add_event(s, &e);
     }

@@ -59,6 +59,8 @@ int hc__algo_bcast_ttcc(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_s
         rc = hc_schedule_alloc_trees(s, 1);
     if (rc == HC_OK)
         rc = hc__bb_init(&b, pb, s, P, 1);
+    /* TTCC keeps 002's whole-duration ports under every model: its replay (sim_ttcc.c) does */
+    b.whole_port = 1;
     for (uint32_t i = 0; rc == HC_OK && i + 1 < P; i++) {
         rc = hc__bb_send(&b, f0[i], t0[i], 0, pb->msg_bytes, 0, NULL);
         s->parent[t0[i]] = (int32_t)f0[i];

@@ -130,6 +130,26 @@ double hc_problem_event_cost(const hc_problem_t *pb, const hc_event_t *e)
     return c * ((double)e->bytes / (double)pb->msg_bytes);
 }
 
+int hc_problem_overlaps_latency(const hc_problem_t *pb)
+{
+    return pb && pb->coll == HC_COLL_BCAST && pb->model == HC_MODEL_PLOGP && pb->platform;
+}
+
+double hc_problem_event_port_time(const hc_problem_t *pb, const hc_event_t *e)
+{
+    double d = hc_problem_event_cost(pb, e);
+    if (!hc_problem_overlaps_latency(pb) || !(d > 0) || e->src == e->dst ||
+        e->src >= hc_platform_size(pb->platform) || e->dst >= hc_platform_size(pb->platform))
+        return d;
+    double L = hc_platform_latency(pb->platform, e->src, e->dst);
+    double g = hc_platform_gap(pb->platform, e->src, e->dst, e->bytes);
+    double lg = L + g;
+    if (!isfinite(lg) || !(lg > 0) || !(g >= 0))
+        return d;
+    double port = d * (g / lg);
+    return port < d ? port : d;
+}
+
 int hc_schedule_create(hc_coll_t coll, uint32_t P, hc_schedule_t **out)
 {
     if (!out)

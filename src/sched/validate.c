@@ -15,11 +15,10 @@ static double tol(double x)
 }
 
 /* 1-port: mode 0 = no node in two sends at once, 1 = no node in two receives at once,
- * 2 = no node in two communications at once (half-duplex). */
-static int check_port(const hc_schedule_t *s, const size_t *order, int mode)
+ * 2 = no node in two communications at once (half-duplex). ev: the port intervals
+ * [start, end] (the events themselves, or pLogP broadcast port intervals), order: by start. */
+static int check_port(const hc_event_t *ev, size_t E, uint32_t P, const size_t *order, int mode)
 {
-    size_t E = s->n_events;
-    uint32_t P = s->P;
     size_t *last = hc__malloc(P, sizeof *last);
     if (!last)
         return hc__error(HC_ERR_NOMEM, "out of memory validating");
@@ -30,7 +29,7 @@ static int check_port(const hc_schedule_t *s, const size_t *order, int mode)
     static const char *const rule[] = {"1-port send", "1-port receive", "1-port (half-duplex)"};
     for (size_t q = 0; q < E && rc == HC_OK; q++) {
         size_t i = order[q];
-        const hc_event_t *e = &s->events[i];
+        const hc_event_t *e = &ev[i];
         uint32_t nodes[2];
         int nn = 0;
         if (mode == 0 || mode == 2)
@@ -40,17 +39,52 @@ static int check_port(const hc_schedule_t *s, const size_t *order, int mode)
         for (int t = 0; t < nn && rc == HC_OK; t++) {
             uint32_t v = nodes[t];
             size_t p = last[v];
-            if (p != SIZE_MAX && e->start < s->events[p].end - tol(s->events[p].end))
+            if (p != SIZE_MAX && e->start < ev[p].end - tol(ev[p].end))
                 rc = BAD("%s: node %u has overlapping %s: event %zu (%u -> %u, [%.9g, %.9g]) and "
                          "event %zu (%u -> %u, [%.9g, %.9g])",
-                         rule[mode], v, what[mode], p, s->events[p].src, s->events[p].dst,
-                         s->events[p].start, s->events[p].end, i, e->src, e->dst, e->start, e->end);
+                         rule[mode], v, what[mode], p, ev[p].src, ev[p].dst, ev[p].start, ev[p].end,
+                         i, e->src, e->dst, e->start, e->end);
             /* keep the event that ends last as the one to compare against */
-            if (p == SIZE_MAX || e->end > s->events[p].end)
+            if (p == SIZE_MAX || e->end > ev[p].end)
                 last[v] = i;
         }
     }
     free(last);
+    return rc;
+}
+
+/* pLogP broadcast (hc_problem_overlaps_latency, one tree): the sender's port is busy during
+ * [start, start + port], the receiver's during [end - port, end], port =
+ * hc_problem_event_port_time. order: the events by start (= the send intervals' order). */
+static int check_plogp_ports(const hc_schedule_t *s, const hc_problem_t *pb, const size_t *order)
+{
+    size_t E = s->n_events;
+    hc_event_t *iv = hc__malloc(E + 1, sizeof *iv);
+    size_t *rorder = NULL;
+    if (!iv)
+        return hc__error(HC_ERR_NOMEM, "out of memory validating");
+    double *port = hc__malloc(E + 1, sizeof *port);
+    if (!port) {
+        free(iv);
+        return hc__error(HC_ERR_NOMEM, "out of memory validating");
+    }
+    for (size_t i = 0; i < E; i++) {
+        port[i] = hc_problem_event_port_time(pb, &s->events[i]);
+        iv[i] = s->events[i];
+        iv[i].end = s->events[i].start + port[i];
+    }
+    int rc = check_port(iv, E, s->P, order, 0);
+    for (size_t i = 0; i < E && rc == HC_OK; i++) {
+        iv[i].start = s->events[i].end - port[i];
+        iv[i].end = s->events[i].end;
+    }
+    if (rc == HC_OK)
+        rc = hc__event_order(iv, E, &rorder);
+    if (rc == HC_OK)
+        rc = check_port(iv, E, s->P, rorder, 1);
+    free(rorder);
+    free(port);
+    free(iv);
     return rc;
 }
 
@@ -580,11 +614,16 @@ int hc_schedule_validate(const hc_schedule_t *s, const hc_problem_t *pb)
         HC__TRY(hc__event_order(s->events, s->n_events, &order));
         int rc = HC_OK;
         if (s->coll == HC_COLL_REDUCE) {
-            rc = check_port(s, order, 2);
+            rc = check_port(s->events, s->n_events, s->P, order, 2);
+        } else if (s->coll == HC_COLL_BCAST && !pb && !s->parent2) {
+            /* the port rule of a one-tree broadcast depends on the problem's model (pLogP
+             * overlaps a transfer's latency with the sender's next send): unknown here */
+        } else if (s->coll == HC_COLL_BCAST && hc_problem_overlaps_latency(pb) && !s->parent2) {
+            rc = check_plogp_ports(s, pb, order);
         } else {
-            rc = check_port(s, order, 0);
+            rc = check_port(s->events, s->n_events, s->P, order, 0);
             if (rc == HC_OK)
-                rc = check_port(s, order, 1);
+                rc = check_port(s->events, s->n_events, s->P, order, 1);
         }
         free(order);
         HC__TRY(rc);

@@ -10,6 +10,10 @@
  *     all its receives; the root holds everything at time 0. An event of msg_bytes (or any
  *     event when n_segments == 1) carries the whole message, others one segment.
  *     reduce: every receive of u precedes u's send.
+ * pLogP broadcasts (hc_problem_overlaps_latency): a send-order edge releases the next send at
+ * start + port (the sender's port time), and the receive order (by planned end) makes the next
+ * receive's port interval [end - port, end] start after the previous receive's end; see
+ * EDGE_SEND / EDGE_RECV below.
  * Each event starts at the latest end of its predecessors (0 without any) and lasts its true
  * duration. Kahn's worklist: O(E log E) for the sort, O(E + P * n_segments) for the graph;
  * events left unprocessed sit on a cycle (a deadlock) and give HC_ERR_INVALID_SCHEDULE.
@@ -51,17 +55,30 @@ void hc_sim_result_destroy(hc_sim_result_t *r)
     free(r);
 }
 
+/* Edge kinds: what b waits for. DATA: a's end; SEND: a's start + port (a and b are
+ * consecutive sends of one node); RECV: b's receive port [end - port, end] starts after a's
+ * end, i.e. b starts at a's end - (dur_b - port_b) (consecutive receives). Without pLogP ports
+ * every edge is DATA (the whole transfer holds both ports). */
+enum { EDGE_DATA = 0, EDGE_SEND = 1, EDGE_RECV = 2 };
+
 typedef struct {
     size_t *from, *to;
+    unsigned char *kind;
     size_t n, cap;
 } edges_t;
 
-static void add_edge(edges_t *g, size_t a, size_t b)
+static void add_edge_kind(edges_t *g, size_t a, size_t b, int kind)
 {
     /* capacity reserved in advance */
     g->from[g->n] = a;
     g->to[g->n] = b;
+    g->kind[g->n] = (unsigned char)kind;
     g->n++;
+}
+
+static void add_edge(edges_t *g, size_t a, size_t b)
+{
+    add_edge_kind(g, a, b, EDGE_DATA);
 }
 
 /* Durations on the true problem with error and slowdown. */
@@ -250,8 +267,9 @@ done:
     return rc;
 }
 
+/* port: per-event port times (pLogP broadcast), or NULL for whole-duration ports. */
 static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const double *dur,
-                        hc_sim_result_t *r)
+                        const double *port, hc_sim_result_t *r)
 {
     size_t E = s->n_events;
     uint32_t P = s->P;
@@ -259,7 +277,9 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
     int rc = HC_OK;
     size_t *order = NULL, *last_send = NULL, *last_recv = NULL, *first_recv = NULL;
     size_t *whole_recv = NULL, *whole_send = NULL;
-    size_t *indeg = NULL, *off = NULL, *adj = NULL, *work = NULL;
+    size_t *indeg = NULL, *off = NULL, *adj = NULL, *work = NULL, *rorder = NULL;
+    unsigned char *adjk = NULL;
+    hc_event_t *byend = NULL;
     double *ready = NULL;
     edges_t g = {0};
     uint32_t S = s->n_segments ? s->n_segments : 1;
@@ -272,13 +292,31 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
     g.cap = 4 * E + 1;
     g.from = hc__malloc(g.cap, sizeof *g.from);
     g.to = hc__malloc(g.cap, sizeof *g.to);
+    g.kind = hc__malloc(g.cap, sizeof *g.kind);
     indeg = hc__calloc(E + 1, sizeof *indeg);
     off = hc__calloc(E + 2, sizeof *off);
     ready = hc__calloc(E + 1, sizeof *ready);
     work = hc__malloc(E + 1, sizeof *work);
-    if (!last_send || !last_recv || !g.from || !g.to || !indeg || !off || !ready || !work) {
+    if (!last_send || !last_recv || !g.from || !g.to || !g.kind || !indeg || !off || !ready ||
+        !work) {
         rc = hc__error(HC_ERR_NOMEM, "out of memory in the simulator (%zu events)", E);
         goto done;
+    }
+    if (port && !half) {
+        /* pLogP ports: a node's receives in the order of their planned ends (their port
+         * intervals [end - port, end]); sends stay in planned-start order */
+        byend = hc__malloc(E + 1, sizeof *byend);
+        if (!byend) {
+            rc = hc__error(HC_ERR_NOMEM, "out of memory in the simulator (%zu events)", E);
+            goto done;
+        }
+        for (size_t i = 0; i < E; i++) {
+            byend[i] = s->events[i];
+            byend[i].start = s->events[i].end;
+        }
+        rc = hc__event_order(byend, E, &rorder);
+        if (rc != HC_OK)
+            goto done;
     }
     for (uint32_t i = 0; i < P; i++)
         last_send[i] = last_recv[i] = SIZE_MAX;
@@ -293,6 +331,14 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
             if (last_send[e->dst] != SIZE_MAX && last_send[e->dst] != last_send[e->src])
                 add_edge(&g, last_send[e->dst], i);
             last_send[e->src] = last_send[e->dst] = i;
+        } else if (port) {
+            if (last_send[e->src] != SIZE_MAX)
+                add_edge_kind(&g, last_send[e->src], i, EDGE_SEND);
+            last_send[e->src] = i;
+            size_t j = rorder[q]; /* the receive order, by planned end */
+            if (last_recv[s->events[j].dst] != SIZE_MAX)
+                add_edge_kind(&g, last_recv[s->events[j].dst], j, EDGE_RECV);
+            last_recv[s->events[j].dst] = j;
         } else {
             if (last_send[e->src] != SIZE_MAX)
                 add_edge(&g, last_send[e->src], i);
@@ -394,7 +440,8 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
     for (size_t i = 0; i < E; i++)
         off[i + 1] += off[i];
     adj = hc__malloc(g.n + 1, sizeof *adj);
-    if (!adj) {
+    adjk = hc__malloc(g.n + 1, sizeof *adjk);
+    if (!adj || !adjk) {
         rc = hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
         goto done;
     }
@@ -402,8 +449,10 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
         size_t *fill = work; /* temporary cursor per event */
         for (size_t i = 0; i < E; i++)
             fill[i] = off[i];
-        for (size_t x = 0; x < g.n; x++)
+        for (size_t x = 0; x < g.n; x++) {
+            adjk[fill[g.from[x]]] = g.kind[x];
             adj[fill[g.from[x]]++] = g.to[x];
+        }
     }
     size_t head = 0, tail = 0;
     for (size_t i = 0; i < E; i++)
@@ -417,8 +466,13 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
         r->events[i].end = en;
         for (size_t x = off[i]; x < off[i + 1]; x++) {
             size_t j = adj[x];
-            if (en > ready[j])
-                ready[j] = en;
+            double t = en;
+            if (adjk[x] == EDGE_SEND)
+                t = st + port[i];
+            else if (adjk[x] == EDGE_RECV)
+                t = en - (dur[j] - port[j]);
+            if (t > ready[j])
+                ready[j] = t;
             if (--indeg[j] == 0)
                 work[tail++] = j;
         }
@@ -448,6 +502,10 @@ done:
     free(whole_send);
     free(g.from);
     free(g.to);
+    free(g.kind);
+    free(adjk);
+    free(byend);
+    free(rorder);
     free(indeg);
     free(off);
     free(adj);
@@ -489,12 +547,31 @@ int hc_simulate(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_
     if (E)
         memcpy(r->events, s->events, E * sizeof *r->events);
     int rc = true_durations(s, truth, opts, dur);
+    double *port = NULL;
+    if (rc == HC_OK && hc_problem_overlaps_latency(truth)) {
+        /* pLogP broadcast: port time = hc_problem_event_port_time scaled like the duration
+         * (error and slowdown stretch the gap and the latency alike) */
+        port = hc__malloc(E + 1, sizeof *port);
+        if (!port)
+            rc = hc__error(HC_ERR_NOMEM, "out of memory in the simulator (%zu events)", E);
+        for (size_t i = 0; rc == HC_OK && i < E; i++) {
+            double c = hc_problem_event_cost(truth, &s->events[i]);
+            double p = hc_problem_event_port_time(truth, &s->events[i]);
+            if (dur[i] == c)
+                port[i] = p;
+            else
+                port[i] = c > 0 ? p * (dur[i] / c) : dur[i];
+            if (!(port[i] <= dur[i]))
+                port[i] = dur[i];
+        }
+    }
     if (rc == HC_OK) {
         if (s->coll == HC_COLL_REDISTRIBUTE)
             rc = replay_redistribute(s, truth, dur, r);
         else
-            rc = replay_graph(s, truth, dur, r);
+            rc = replay_graph(s, truth, dur, port, r);
     }
+    free(port);
     free(dur);
     if (rc != HC_OK) {
         hc_sim_result_destroy(r);

@@ -562,12 +562,120 @@ static void test_reduce(void **state)
     hc_matrix_destroy(c);
 }
 
+/* ---- bcast port rule: pLogP (sender busy for g, receiver for the last g) vs Hockney ---- */
+
+static void test_bcast_plogp_ports(void **state)
+{
+    (void)state;
+    /* homogeneous: L = 1 ms, 1000 bytes at 1 MB/s: g = 1 ms, a transfer lasts 2 ms */
+    hc_platform_t *plat = NULL;
+    assert_int_equal(hc_platform_create(4, 1e-3, 1e6, &plat), HC_OK);
+    hc_matrix_t *c = NULL;
+    assert_int_equal(hc_cost_uniform(plat, HC_MODEL_PLOGP, 1000, &c), HC_OK);
+    hc_problem_t pb;
+    hc_problem_init(&pb, HC_COLL_BCAST);
+    pb.P = 4;
+    pb.costs = c;
+    pb.msg_bytes = 1000;
+    pb.platform = plat;
+    pb.model = HC_MODEL_PLOGP;
+    assert_true(hc_problem_overlaps_latency(&pb));
+    hc_event_t e0 = {0};
+    e0.src = 0;
+    e0.dst = 1;
+    e0.bytes = 1000;
+    assert_true(fabs(hc_problem_event_port_time(&pb, &e0) - 1e-3) < 1e-15);
+    /* flat tree with overlapped sends: 0 -> 1 [0, 2], 0 -> 2 [1, 3], 0 -> 3 [2, 4] (ms) */
+    hc_schedule_t *s = NULL;
+    assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 4, &s), HC_OK);
+    assert_int_equal(hc_schedule_alloc_trees(s, 0), HC_OK);
+    s->root = 0;
+    for (uint32_t v = 1; v < 4; v++) {
+        hc_event_t e = {0};
+        e.src = 0;
+        e.dst = v;
+        e.bytes = 1000;
+        e.start = (v - 1) * 1e-3;
+        e.end = e.start + 2e-3;
+        s->parent[v] = 0;
+        assert_int_equal(hc_schedule_add_event(s, &e), HC_OK);
+    }
+    hc_schedule_finish(s);
+    assert_true(fabs(s->makespan - 4e-3) < 1e-15); /* L + (P-1) g, Table 1's flat */
+    expect_valid(s, &pb);
+    /* the replay keeps the overlap: plan = replay */
+    hc_sim_result_t *r = NULL;
+    assert_int_equal(hc_simulate(s, &pb, NULL, &r), HC_OK);
+    assert_true(fabs(r->makespan - s->makespan) < 1e-15);
+    for (size_t i = 0; i < s->n_events; i++)
+        assert_true(fabs(r->events[i].start - s->events[i].start) < 1e-15);
+    hc_sim_result_destroy(r);
+    /* Hockney (same costs): the sender is busy for the whole transfer */
+    hc_problem_t ph = pb;
+    ph.model = HC_MODEL_HOCKNEY;
+    assert_false(hc_problem_overlaps_latency(&ph));
+    assert_true(fabs(hc_problem_event_port_time(&ph, &e0) - 2e-3) < 1e-15);
+    expect_invalid(s, &ph, "1-port send: node 0");
+    assert_int_equal(hc_simulate(s, &ph, NULL, &r), HC_OK);
+    assert_true(fabs(r->makespan - 6e-3) < 1e-15);
+    hc_sim_result_destroy(r);
+    /* pLogP: sends closer than g overlap on the sender's port */
+    hc_schedule_t *x = clone(s);
+    x->events[1].start = 0.5e-3;
+    x->events[1].end = 2.5e-3;
+    x->events[2].start = 1.5e-3;
+    x->events[2].end = 3.5e-3;
+    hc_schedule_finish(x);
+    expect_invalid(x, &pb, "1-port send: node 0");
+    hc_schedule_destroy(x);
+    /* receives: node 3 gets two halves (segments) from 1 and 2; ends 1 ms apart are fine under
+     * pLogP ([end - g, end] disjoint) and overlap under Hockney */
+    hc_schedule_t *y = NULL;
+    assert_int_equal(hc_schedule_create(HC_COLL_BCAST, 4, &y), HC_OK);
+    assert_int_equal(hc_schedule_alloc_trees(y, 0), HC_OK);
+    y->root = 0;
+    y->n_segments = 2;
+    /* segment of 500 bytes: L + 0.5 ms = 1.5 ms; port 0.5 ms */
+    const double ev[][5] = {/* src dst seg start end */
+                            {0, 1, 0, 0, 1.5e-3},    {0, 2, 1, 0.5e-3, 2e-3},
+                            {0, 1, 1, 1e-3, 2.5e-3}, {0, 2, 0, 1.5e-3, 3e-3},
+                            {1, 3, 0, 1.5e-3, 3e-3}, {2, 3, 1, 2e-3, 3.5e-3}};
+    for (size_t i = 0; i < sizeof ev / sizeof *ev; i++) {
+        hc_event_t e = {0};
+        e.src = (uint32_t)ev[i][0];
+        e.dst = (uint32_t)ev[i][1];
+        e.seg = (uint32_t)ev[i][2];
+        e.bytes = 500;
+        e.start = ev[i][3];
+        e.end = ev[i][4];
+        assert_int_equal(hc_schedule_add_event(y, &e), HC_OK);
+    }
+    y->parent[1] = 0;
+    y->parent[2] = 0;
+    y->parent[3] = 1;
+    hc_schedule_finish(y);
+    expect_valid(y, &pb);
+    assert_int_equal(hc_simulate(y, &pb, NULL, &r), HC_OK);
+    assert_true(fabs(r->makespan - y->makespan) < 1e-15);
+    hc_sim_result_destroy(r);
+    expect_invalid(y, &ph, "1-port");
+    /* receiver port overlap under pLogP: 1 -> 3 now ends 0.25 ms before 2 -> 3 (ports
+     * [2.75, 3.25] and [3, 3.5] ms) */
+    y->events[4].start = 1.75e-3;
+    y->events[4].end = 3.25e-3;
+    hc_schedule_finish(y);
+    expect_invalid(y, &pb, "1-port receive: node 3");
+    hc_schedule_destroy(y);
+    hc_schedule_destroy(s);
+    hc_matrix_destroy(c);
+    hc_platform_destroy(plat);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_alltoall),
-        cmocka_unit_test(test_redistribute),
-        cmocka_unit_test(test_bcast),
+        cmocka_unit_test(test_alltoall), cmocka_unit_test(test_redistribute),
+        cmocka_unit_test(test_bcast),    cmocka_unit_test(test_bcast_plogp_ports),
         cmocka_unit_test(test_reduce),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
