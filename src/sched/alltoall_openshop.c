@@ -243,7 +243,7 @@ static uint32_t first_free(const uint64_t *R, const freeset_t *s, uint32_t W, ui
  * than a walk step, hence the factor 16, tuned at P = 1024), else the heap
  * walk. mkey, msrc: the key of the choice (ravail, and UINT32_MAX for the
  * scan; the matching message's (end, src) for the walk), used to update the
- * choice when one more message has been scheduled (see spec_update). */
+ * choice when one more message has been scheduled (the look-ahead). */
 static uint32_t earliest_busy(const fl_t *h, uint32_t nh, const uint64_t *rav, const uint64_t *R,
                               uint32_t W, uint32_t left, uint32_t P, uint32_t *aux, uint64_t *mkey,
                               uint32_t *msrc)
