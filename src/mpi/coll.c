@@ -15,6 +15,19 @@ typedef struct {
     int k;
 } plan_arg_t;
 
+/* The fields every planned problem shares. */
+static void problem_from(hc_problem_t *pb, hc_coll_t coll, const hc_comm_t *c,
+                         const hc_matrix_t *costs, uint64_t msg, uint32_t root)
+{
+    hc_problem_init(pb, coll);
+    pb->P = (uint32_t)c->size;
+    pb->costs = costs;
+    pb->msg_bytes = msg;
+    pb->root = root;
+    pb->platform = c->platform;
+    pb->model = c->opts.model;
+}
+
 static int build_alltoall(hc_comm_t *c, const void *va, hc_problem_t *pb, hc_matrix_t **costs,
                           hc_matrix_t **sizes, uint32_t **members, uint32_t *n_members)
 {
@@ -30,12 +43,8 @@ static int build_alltoall(hc_comm_t *c, const void *va, hc_problem_t *pb, hc_mat
             HC_AT(*sizes, i, j) = i == j ? 0.0 : (double)a->bytes[(size_t)i * P + j];
     if ((rc = hc_cost_sizes(c->platform, c->opts.model, *sizes, costs)) != HC_OK)
         return rc;
-    hc_problem_init(pb, HC_COLL_ALLTOALL);
-    pb->P = P;
-    pb->costs = *costs;
+    problem_from(pb, HC_COLL_ALLTOALL, c, *costs, 0, 0);
     pb->sizes = *sizes;
-    pb->platform = c->platform;
-    pb->model = c->opts.model;
     return HC_OK;
 }
 
@@ -49,13 +58,7 @@ static int build_bcast(hc_comm_t *c, const void *va, hc_problem_t *pb, hc_matrix
     int rc = hc_cost_uniform(c->platform, c->opts.model, a->msg, costs);
     if (rc != HC_OK)
         return rc;
-    hc_problem_init(pb, HC_COLL_BCAST);
-    pb->P = (uint32_t)c->size;
-    pb->costs = *costs;
-    pb->msg_bytes = a->msg;
-    pb->root = a->root;
-    pb->platform = c->platform;
-    pb->model = c->opts.model;
+    problem_from(pb, HC_COLL_BCAST, c, *costs, a->msg, a->root);
     return HC_OK;
 }
 
@@ -88,13 +91,7 @@ static int build_reduce(hc_comm_t *c, const void *va, hc_problem_t *pb, hc_matri
                                   : per_pair ? hc_cost_p2p(c->platform, c->opts.model, i, j, a->msg)
                                              : t;
     }
-    hc_problem_init(pb, HC_COLL_REDUCE);
-    pb->P = P;
-    pb->costs = *costs;
-    pb->msg_bytes = a->msg;
-    pb->root = a->root;
-    pb->platform = c->platform;
-    pb->model = c->opts.model;
+    problem_from(pb, HC_COLL_REDUCE, c, *costs, a->msg, a->root);
     return HC_OK;
 }
 
