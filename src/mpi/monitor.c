@@ -91,6 +91,12 @@ int hc__mpi_cmd_monitor(int argc, char **argv)
     opterr = 0;
     while (rc == 0 && (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         char *end = NULL;
+        int handled = hc__mpi_probe_option(cmd, c, optarg, &o, &sizes, &nsizes);
+        if (handled) {
+            if (handled == 2)
+                rc = 2;
+            continue;
+        }
         switch (c) {
         case 'd':
             dir = optarg;
@@ -102,57 +108,20 @@ int hc__mpi_cmd_monitor(int argc, char **argv)
                 rc = 2;
             }
             break;
-        case 'n':
-        case 'r':
-        case 'g':
-        case 't': {
+        case 'n': {
             long v = strtol(optarg, &end, 10);
-            long lo = c == 'n' ? 0 : c == 'g' ? 2 : 1;
-            if (end == optarg || *end || v < lo || v > 100000000) {
-                hc__mpi_error(cmd, "%s '%s': expected an integer >= %ld", argv[optind - 1], optarg,
-                              lo);
+            if (end == optarg || *end || v < 0 || v > 100000000) {
+                hc__mpi_error(cmd, "--count '%s': expected an integer >= 0", optarg);
                 rc = 2;
-            } else if (c == 'n')
+            } else
                 count = v;
-            else if (c == 'r')
-                o.reps = (int)v;
-            else if (c == 'g')
-                o.gap_msgs = (int)v;
-            else
-                o.gap_trials = (int)v;
             break;
         }
-        case 'm':
-            if (strcmp(optarg, "full") == 0 || strcmp(optarg, "clustered") == 0)
-                o.clustered = optarg[0] == 'c';
-            else {
-                hc__mpi_error(cmd, "--mode '%s': valid are full, clustered", optarg);
-                rc = 2;
-            }
-            break;
         case 'e':
             if (hc_forecast_metric_parse(optarg, &fo.metric) != HC_OK) {
                 hc__mpi_error(cmd, "--error '%s': valid are mse, mae", optarg);
                 rc = 2;
             }
-            break;
-        case 's':
-            free(sizes);
-            sizes = NULL;
-            if (hc__mpi_parse_sizes(optarg, &sizes, &nsizes) != 0) {
-                hc__mpi_error(cmd, "--sizes '%s': expected increasing sizes in 1..1GiB", optarg);
-                rc = 2;
-            }
-            break;
-        case 'R':
-            o.rho = strtod(optarg, &end);
-            if (end == optarg || *end || !isfinite(o.rho) || o.rho < 0) {
-                hc__mpi_error(cmd, "--rho '%s': expected a number >= 0", optarg);
-                rc = 2;
-            }
-            break;
-        case 'S':
-            o.serial = 1;
             break;
         case 'q':
             quiet = 1;

@@ -59,6 +59,11 @@ int hc__mpi_cmd_monitor(int argc, char **argv);
 /* Option helpers shared by both subcommands (tool_main.c). */
 int hc__mpi_parse_sizes(const char *s, uint64_t **out, size_t *n);
 int hc__mpi_rank(void);
+/* The measurement options both subcommands take (--sizes, --reps, --gap-msgs, --gap-trials,
+ * --mode, --rho, --serial; getopt codes s r g t m R S). Returns 1 when `c` was one of them
+ * and was applied, 0 when `c` is not one of them, 2 after printing a usage error. */
+int hc__mpi_probe_option(const char *cmd, int c, const char *arg, hc__probe_opts_t *o,
+                         uint64_t **sizes, size_t *nsizes);
 /* Print "hetcoll-mpi <cmd>: message" on stderr from rank 0 only. */
 void hc__mpi_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -147,6 +147,65 @@ static void report_json(FILE *f, const hc__probe_result_t *r, const hc__probe_op
             r->t_total, (unsigned long long)r->P * (r->P - 1));
 }
 
+int hc__mpi_probe_option(const char *cmd, int c, const char *arg, hc__probe_opts_t *o,
+                         uint64_t **sizes, size_t *nsizes)
+{
+    char *end = NULL;
+    switch (c) {
+    case 's':
+        free(*sizes);
+        *sizes = NULL;
+        if (hc__mpi_parse_sizes(arg, sizes, nsizes) != 0) {
+            hc__mpi_error(cmd,
+                          "--sizes '%s': expected increasing sizes in 1..1GiB, e.g. "
+                          "1,1KiB,64KiB,1MiB",
+                          arg);
+            return 2;
+        }
+        return 1;
+    case 'r':
+    case 'g':
+    case 't': {
+        long v = strtol(arg, &end, 10);
+        long lo = c == 'g' ? 2 : 1;
+        if (end == arg || *end || v < lo || v > 100000) {
+            hc__mpi_error(cmd, "%s '%s': expected an integer in %ld..100000",
+                          c == 'r'   ? "--reps"
+                          : c == 'g' ? "--gap-msgs"
+                                     : "--gap-trials",
+                          arg, lo);
+            return 2;
+        }
+        if (c == 'r')
+            o->reps = (int)v;
+        else if (c == 'g')
+            o->gap_msgs = (int)v;
+        else
+            o->gap_trials = (int)v;
+        return 1;
+    }
+    case 'm':
+        if (strcmp(arg, "full") == 0 || strcmp(arg, "clustered") == 0) {
+            o->clustered = arg[0] == 'c';
+            return 1;
+        }
+        hc__mpi_error(cmd, "--mode '%s': valid are full, clustered", arg);
+        return 2;
+    case 'R':
+        o->rho = strtod(arg, &end);
+        if (end == arg || *end || !isfinite(o->rho) || o->rho < 0) {
+            hc__mpi_error(cmd, "--rho '%s': expected a number >= 0", arg);
+            return 2;
+        }
+        return 1;
+    case 'S':
+        o->serial = 1;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int hc__mpi_cmd_probe(int argc, char **argv)
 {
     static const struct option longopts[] = {{"sizes", required_argument, NULL, 's'},
@@ -169,56 +228,13 @@ int hc__mpi_cmd_probe(int argc, char **argv)
     opterr = 0;
     int rc = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1 && rc == 0) {
-        char *end = NULL;
-        switch (c) {
-        case 's':
-            free(sizes);
-            sizes = NULL;
-            if (hc__mpi_parse_sizes(optarg, &sizes, &nsizes) != 0) {
-                hc__mpi_error(cmd,
-                              "--sizes '%s': expected increasing sizes in 1..1GiB, e.g. "
-                              "1,1KiB,64KiB,1MiB",
-                              optarg);
+        int handled = hc__mpi_probe_option(cmd, c, optarg, &o, &sizes, &nsizes);
+        if (handled) {
+            if (handled == 2)
                 rc = 2;
-            }
-            break;
-        case 'r':
-        case 'g':
-        case 't': {
-            long v = strtol(optarg, &end, 10);
-            long lo = c == 'g' ? 2 : 1;
-            if (end == optarg || *end || v < lo || v > 100000) {
-                hc__mpi_error(cmd, "%s '%s': expected an integer in %ld..100000", argv[optind - 1],
-                              optarg, lo);
-                rc = 2;
-            } else if (c == 'r')
-                o.reps = (int)v;
-            else if (c == 'g')
-                o.gap_msgs = (int)v;
-            else
-                o.gap_trials = (int)v;
-            break;
+            continue;
         }
-        case 'm':
-            if (strcmp(optarg, "full") == 0)
-                o.clustered = 0;
-            else if (strcmp(optarg, "clustered") == 0)
-                o.clustered = 1;
-            else {
-                hc__mpi_error(cmd, "--mode '%s': valid are full, clustered", optarg);
-                rc = 2;
-            }
-            break;
-        case 'R':
-            o.rho = strtod(optarg, &end);
-            if (end == optarg || *end || !isfinite(o.rho) || o.rho < 0) {
-                hc__mpi_error(cmd, "--rho '%s': expected a number >= 0", optarg);
-                rc = 2;
-            }
-            break;
-        case 'S':
-            o.serial = 1;
-            break;
+        switch (c) {
         case 'o':
             out = optarg;
             break;
