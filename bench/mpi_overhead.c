@@ -25,6 +25,15 @@ static int op_alltoall(int which, size_t bytes, hc_comm_t *c, char *a, char *b, 
                       : MPI_Alltoallv(a, cnt, dsp, MPI_BYTE, b, cnt, dsp, MPI_BYTE, MPI_COMM_WORLD);
 }
 
+static int op_alltoall_uniform(int which, size_t bytes, hc_comm_t *c, char *a, char *b, int *cnt,
+                               int *dsp)
+{
+    (void)cnt, (void)dsp;
+    return which == 0
+               ? hc_alltoall(a, (int)bytes, MPI_BYTE, b, (int)bytes, MPI_BYTE, c)
+               : MPI_Alltoall(a, (int)bytes, MPI_BYTE, b, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+}
+
 static int op_bcast(int which, size_t bytes, hc_comm_t *c, char *a, char *b, int *cnt, int *dsp)
 {
     (void)b, (void)cnt, (void)dsp;
@@ -95,8 +104,8 @@ int main(int argc, char **argv)
         hc_platform_clone(hc_comm_platform(probe), &p);
         hc_comm_destroy(probe);
     }
-    const char *names[3] = {"alltoallv", "bcast", "reduce"};
-    op_fn fns[3] = {op_alltoall, op_bcast, op_reduce};
+    const char *names[4] = {"alltoallv", "alltoall", "bcast", "reduce"};
+    op_fn fns[4] = {op_alltoall, op_alltoall_uniform, op_bcast, op_reduce};
     size_t sizes[2] = {1024, 1 << 20};
     size_t maxb = (size_t)size * (1 << 20);
     char *a = calloc(maxb, 1), *b = calloc(maxb, 1);
@@ -106,7 +115,7 @@ int main(int argc, char **argv)
                "%s\n",
                size, iters, "collective", "size", "native(s)", "first(s)", "cached(s)", "first/nat",
                "cached/nat", "algorithm");
-    for (int o = 0; o < 3; o++)
+    for (int o = 0; o < 4; o++)
         for (int z = 0; z < 2; z++) {
             int reps = sizes[z] > 4096 ? iters / 10 + 1 : iters;
             hc_comm_t *c;

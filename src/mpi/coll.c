@@ -222,6 +222,32 @@ static char *span_copy(const char *buf, const int *counts, const int *displs, MP
     return copy;
 }
 
+/* Plan (or find) and execute an exchange whose pair sizes every rank knows (`bytes`). */
+static int exchange(const void *sendbuf, const int *sendcounts, const int *sdispls,
+                    MPI_Datatype sendtype, void *recvbuf, const int *recvcounts, const int *rdispls,
+                    MPI_Datatype recvtype, int in_place, const uint64_t *bytes, hc_comm_t *c)
+{
+    const size_t P = (size_t)c->size;
+    plan_arg_t arg = {bytes, 0, 0, 0};
+    hc__plan_entry_t *e, tmp;
+    int rc = hc__plan_get(c, HC_COLL_ALLTOALL, bytes, P * P, build_alltoall, &arg, &e, &tmp);
+    if (rc != HC_OK)
+        return hc__mpi_err(rc);
+    int err = MPI_SUCCESS;
+    char *copy = NULL;
+    if (in_place) {
+        copy = span_copy(recvbuf, recvcounts, rdispls, recvtype, c->size);
+        err = copy ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    }
+    if (err == MPI_SUCCESS)
+        err = hc__exec_exchange(c, e->s, in_place ? copy : sendbuf, sendcounts, sdispls, sendtype,
+                                recvbuf, recvcounts, rdispls, recvtype);
+    free(copy);
+    if (e == &tmp)
+        hc__plan_entry_free(&tmp);
+    return err;
+}
+
 int hc_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
                  MPI_Datatype recvtype, hc_comm_t *c)
@@ -244,27 +270,15 @@ int hc_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[
                            recvcounts, local == MPI_SUCCESS ? recvtype : MPI_BYTE, &bytes);
     if (err != MPI_SUCCESS)
         return err;
-    const size_t P = (size_t)c->size;
-    plan_arg_t arg = {bytes, 0, 0, 0};
-    hc__plan_entry_t *e, tmp;
-    int rc = hc__plan_get(c, HC_COLL_ALLTOALL, bytes, P * P, build_alltoall, &arg, &e, &tmp);
+    err = exchange(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                   in_place, bytes, c);
     free(bytes);
-    if (rc != HC_OK)
-        return hc__mpi_err(rc);
-    char *copy = NULL;
-    if (in_place) {
-        copy = span_copy(recvbuf, recvcounts, rdispls, recvtype, c->size);
-        err = copy ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    }
-    if (err == MPI_SUCCESS)
-        err = hc__exec_exchange(c, e->s, in_place ? copy : sendbuf, sendcounts, sdispls, sendtype,
-                                recvbuf, recvcounts, rdispls, recvtype);
-    free(copy);
-    if (e == &tmp)
-        hc__plan_entry_free(&tmp);
     return err;
 }
 
+/* Alltoall: every pair carries sendcount elements, which every rank knows, so unlike
+ * alltoallv no size gathering is needed (MPI requires matching signatures, as for
+ * MPI_Alltoall). */
 int hc_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, hc_comm_t *c)
 {
@@ -272,18 +286,33 @@ int hc_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
         return MPI_ERR_COMM;
     if (sendcount < 0 || recvcount < 0)
         return MPI_ERR_COUNT;
+    const int in_place = sendbuf == MPI_IN_PLACE;
+    if (in_place) {
+        sendcount = recvcount;
+        sendtype = recvtype;
+    }
+    if (sendtype == MPI_DATATYPE_NULL || recvtype == MPI_DATATYPE_NULL)
+        return MPI_ERR_TYPE;
+    int tsize;
+    MPI_Type_size(sendtype, &tsize);
     const int P = c->size;
     int *v = malloc(sizeof *v * 4 * (size_t)P);
-    if (!v)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < P; i++) {
-        v[i] = sendcount;
-        v[P + i] = i * sendcount;
-        v[2 * P + i] = recvcount;
-        v[3 * P + i] = i * recvcount;
+    uint64_t *bytes = malloc(sizeof *bytes * (size_t)P * (size_t)P);
+    int err = v && bytes ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    if (err == MPI_SUCCESS) {
+        for (int i = 0; i < P; i++) {
+            v[i] = sendcount;
+            v[P + i] = i * sendcount;
+            v[2 * P + i] = recvcount;
+            v[3 * P + i] = i * recvcount;
+        }
+        for (size_t i = 0; i < (size_t)P * (size_t)P; i++)
+            bytes[i] = (uint64_t)sendcount * (uint64_t)tsize;
+        err = exchange(in_place ? MPI_IN_PLACE : sendbuf, v, v + P, sendtype, recvbuf, v + 2 * P,
+                       v + 3 * P, recvtype, in_place, bytes, c);
     }
-    int err = hc_alltoallv(sendbuf, v, v + P, sendtype, recvbuf, v + 2 * P, v + 3 * P, recvtype, c);
     free(v);
+    free(bytes);
     return err;
 }
 

@@ -149,6 +149,17 @@ static void test_alltoall_in_place(void **state)
     assert_int_equal(hc_alltoall(MPI_IN_PLACE, n, MPI_INT, b1, n, MPI_INT, c), MPI_SUCCESS);
     MPI_Alltoall(MPI_IN_PLACE, n, MPI_INT, b2, n, MPI_INT, MPI_COMM_WORLD);
     assert_memory_equal(b1, b2, sizeof(int) * n * size);
+    /* Not in place, twice (the second call is served from the cache without any size
+     * gathering: alltoall's sizes are known everywhere). */
+    int *s1 = malloc(sizeof(int) * n * size);
+    for (int rep = 0; rep < 2; rep++) {
+        for (int i = 0; i < n * size; i++)
+            s1[i] = rank * 7919 + i * 3 + rep;
+        assert_int_equal(hc_alltoall(s1, n, MPI_INT, b1, n, MPI_INT, c), MPI_SUCCESS);
+        MPI_Alltoall(s1, n, MPI_INT, b2, n, MPI_INT, MPI_COMM_WORLD);
+        assert_memory_equal(b1, b2, sizeof(int) * n * size);
+    }
+    free(s1);
     free(b1);
     free(b2);
     hc_comm_destroy(c);
