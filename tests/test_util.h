@@ -18,6 +18,18 @@ static inline hc_matrix_t *tu_mat(uint32_t r, uint32_t c, const double *v)
     return m;
 }
 
+/* An n x n reduction cost matrix in 003's model: row i is t[i] (i sends in t[i] to anyone),
+ * diagonal 0. The caller destroys it. */
+static inline hc_matrix_t *tu_rows(uint32_t n, const double *t)
+{
+    hc_matrix_t *m = NULL;
+    assert_int_equal(hc_matrix_create(n, n, 0, &m), HC_OK);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < n; j++)
+            HC_AT(m, i, j) = i == j ? 0 : t[i];
+    return m;
+}
+
 /* Append the event src -> dst over [start, end] (every other field 0) to s. */
 static inline void tu_add(hc_schedule_t *s, uint32_t src, uint32_t dst, double start, double end)
 {

@@ -368,7 +368,8 @@ int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdisp
     return err;
 }
 
-int hc_bcast(void *buf, int count, MPI_Datatype type, int root, hc_comm_t *c)
+/* Arguments of the rooted collectives; the same on every rank of a correct program. */
+static int check_rooted(const hc_comm_t *c, int count, MPI_Datatype type, int root)
 {
     if (!c)
         return MPI_ERR_COMM;
@@ -378,6 +379,14 @@ int hc_bcast(void *buf, int count, MPI_Datatype type, int root, hc_comm_t *c)
         return MPI_ERR_COUNT;
     if (type == MPI_DATATYPE_NULL)
         return MPI_ERR_TYPE;
+    return MPI_SUCCESS;
+}
+
+int hc_bcast(void *buf, int count, MPI_Datatype type, int root, hc_comm_t *c)
+{
+    int err = check_rooted(c, count, type, root);
+    if (err != MPI_SUCCESS)
+        return err;
     int tsize;
     MPI_Type_size(type, &tsize);
     if (count == 0 || tsize == 0 || c->size == 1)
@@ -388,7 +397,7 @@ int hc_bcast(void *buf, int count, MPI_Datatype type, int root, hc_comm_t *c)
     int rc = hc__plan_get(c, HC_COLL_BCAST, key, 2, build_bcast, &arg, &e, &tmp);
     if (rc != HC_OK)
         return hc__mpi_err(rc);
-    int err = hc__exec_bcast(c, e->s, buf, count, type);
+    err = hc__exec_bcast(c, e->s, buf, count, type);
     if (e == &tmp)
         hc__plan_entry_free(&tmp);
     return err;
@@ -408,14 +417,9 @@ static char *typed_alloc(int count, MPI_Datatype type, char **base)
 int hc_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
               hc_comm_t *c)
 {
-    if (!c)
-        return MPI_ERR_COMM;
-    if (root < 0 || root >= c->size)
-        return MPI_ERR_ROOT;
-    if (count < 0)
-        return MPI_ERR_COUNT;
-    if (type == MPI_DATATYPE_NULL)
-        return MPI_ERR_TYPE;
+    int err = check_rooted(c, count, type, root);
+    if (err != MPI_SUCCESS)
+        return err;
     if (op == MPI_OP_NULL)
         return MPI_ERR_OP;
     if (sendbuf == MPI_IN_PLACE && c->rank != root)
@@ -443,7 +447,7 @@ int hc_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, 
     char *acc_base = NULL, *tmp_base = NULL;
     char *acc = typed_alloc(count, type, &acc_base);
     char *in = typed_alloc(count, type, &tmp_base);
-    int err = (acc && in) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    err = (acc && in) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     const void *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     if (err == MPI_SUCCESS)
         err = MPI_Sendrecv(mine, count, type, c->rank, 0, acc, count, type, c->rank, 0, c->comm,

@@ -486,11 +486,7 @@ static void test_reduce(void **state)
 {
     (void)state;
     double t[4] = {1, 1, 2, 3};
-    double c16[16];
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++)
-            c16[i * 4 + j] = i == j ? 0 : t[i];
-    hc_matrix_t *c = tu_mat(4, 4, c16);
+    hc_matrix_t *c = tu_rows(4, t);
     hc_problem_t pb;
     hc_problem_init(&pb, HC_COLL_REDUCE);
     pb.P = 4;
