@@ -1,7 +1,5 @@
 # libhetcoll_mpi: the MPI runtime (include/hetcoll/mpi.h), built when MPI is found.
-set(HC_MPI_RUNTIME_SOURCES
-  ${PROJECT_SOURCE_DIR}/src/mpi/comm.c ${PROJECT_SOURCE_DIR}/src/mpi/coll.c
-  ${PROJECT_SOURCE_DIR}/src/mpi/exec.c ${PROJECT_SOURCE_DIR}/src/mpi/exec_ttcc.c ${PROJECT_SOURCE_DIR}/src/mpi/quickprobe.c)
+# HC_MPI_RUNTIME_SOURCES: set in the top-level CMakeLists.txt.
 add_library(hetcoll_mpi SHARED ${HC_MPI_RUNTIME_SOURCES})
 target_include_directories(hetcoll_mpi PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)

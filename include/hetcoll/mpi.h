@@ -65,10 +65,13 @@ int hc_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, 
 
 /* Statistics of a communicator's schedule cache. */
 typedef struct hc_comm_stats {
-    unsigned long plans;      /* schedules computed */
-    unsigned long cache_hits; /* calls served from the cache */
-    unsigned long calls;      /* collective calls */
-    unsigned long fallbacks;  /* calls passed to the MPI library (e.g. non-commutative op) */
+    unsigned long plans;       /* schedules computed */
+    unsigned long cache_hits;  /* calls served from the cache */
+    unsigned long calls;       /* collective calls */
+    unsigned long fallbacks;   /* calls passed to the MPI library (e.g. non-commutative op) */
+    unsigned long speculated;  /* alltoallv calls run from the last plan without gathering the
+                                  sizes (also counted in cache_hits) */
+    unsigned long spec_misses; /* such attempts that found changed sizes and gathered after */
 } hc_comm_stats_t;
 void hc_comm_get_stats(const hc_comm_t *c, hc_comm_stats_t *out);
 

@@ -222,10 +222,12 @@ static char *span_copy(const char *buf, const int *counts, const int *displs, MP
     return copy;
 }
 
-/* Plan (or find) and execute an exchange whose pair sizes every rank knows (`bytes`). */
+/* Plan (or find) and execute an exchange whose pair sizes every rank knows (`bytes`). With
+ * `record`, the outcome feeds alltoallv's speculation (speculate.c). */
 static int exchange(const void *sendbuf, const int *sendcounts, const int *sdispls,
                     MPI_Datatype sendtype, void *recvbuf, const int *recvcounts, const int *rdispls,
-                    MPI_Datatype recvtype, int in_place, const uint64_t *bytes, hc_comm_t *c)
+                    MPI_Datatype recvtype, int in_place, const uint64_t *bytes, int record,
+                    hc_comm_t *c)
 {
     const size_t P = (size_t)c->size;
     plan_arg_t arg = {bytes, 0, 0, 0};
@@ -233,16 +235,19 @@ static int exchange(const void *sendbuf, const int *sendcounts, const int *sdisp
     int rc = hc__plan_get(c, HC_COLL_ALLTOALL, bytes, P * P, build_alltoall, &arg, &e, &tmp);
     if (rc != HC_OK)
         return hc__mpi_err(rc);
-    int err = MPI_SUCCESS;
+    const hc__order_t *o;
+    int err = hc__plan_order(c, e, &o);
     char *copy = NULL;
-    if (in_place) {
+    if (err == MPI_SUCCESS && in_place) {
         copy = span_copy(recvbuf, recvcounts, rdispls, recvtype, c->size);
         err = copy ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     }
     if (err == MPI_SUCCESS)
-        err = hc__exec_exchange(c, e->s, in_place ? copy : sendbuf, sendcounts, sdispls, sendtype,
-                                recvbuf, recvcounts, rdispls, recvtype);
+        err = hc__exec_exchange(c, e->s, o, in_place ? copy : sendbuf, sendcounts, sdispls,
+                                sendtype, recvbuf, recvcounts, rdispls, recvtype);
     free(copy);
+    if (err == MPI_SUCCESS && record)
+        hc__spec_record(c, bytes, e);
     if (e == &tmp)
         hc__plan_entry_free(&tmp);
     return err;
@@ -265,14 +270,30 @@ int hc_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[
     }
     if (sendtype == MPI_DATATYPE_NULL || recvtype == MPI_DATATYPE_NULL)
         local = MPI_ERR_TYPE;
+    /* In place, the send side is a copy taken before anything arrives: a speculative run
+     * that has to be redone must still find the original data. */
+    char *copy = NULL;
+    if (in_place && local == MPI_SUCCESS) {
+        copy = span_copy(recvbuf, recvcounts, rdispls, recvtype, c->size);
+        if (!copy)
+            local = MPI_ERR_NO_MEM;
+    }
+    const char *src = in_place ? copy : sendbuf;
+    int done = 0;
+    int err = hc__spec_try(c, local == MPI_SUCCESS, src, sendcounts, sdispls, sendtype, recvbuf,
+                           recvcounts, rdispls, recvtype, &done);
     uint64_t *bytes = NULL;
-    int err = gather_pairs(c, local, sendcounts, local == MPI_SUCCESS ? sendtype : MPI_BYTE,
+    if (err == MPI_SUCCESS && !done) {
+        err = gather_pairs(c, local, sendcounts, local == MPI_SUCCESS ? sendtype : MPI_BYTE,
                            recvcounts, local == MPI_SUCCESS ? recvtype : MPI_BYTE, &bytes);
-    if (err != MPI_SUCCESS)
-        return err;
-    err = exchange(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                   in_place, bytes, c);
+        if (err != MPI_SUCCESS)
+            c->spec.streak = 0; /* agreed: every rank got the error */
+        else
+            err = exchange(src, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype, 0, bytes, 1, c);
+    }
     free(bytes);
+    free(copy);
     return err;
 }
 
@@ -309,7 +330,7 @@ int hc_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
         for (size_t i = 0; i < (size_t)P * (size_t)P; i++)
             bytes[i] = (uint64_t)sendcount * (uint64_t)tsize;
         err = exchange(in_place ? MPI_IN_PLACE : sendbuf, v, v + P, sendtype, recvbuf, v + 2 * P,
-                       v + 3 * P, recvtype, in_place, bytes, c);
+                       v + 3 * P, recvtype, in_place, bytes, 0, c);
     }
     free(v);
     free(bytes);
@@ -397,7 +418,10 @@ int hc_bcast(void *buf, int count, MPI_Datatype type, int root, hc_comm_t *c)
     int rc = hc__plan_get(c, HC_COLL_BCAST, key, 2, build_bcast, &arg, &e, &tmp);
     if (rc != HC_OK)
         return hc__mpi_err(rc);
-    err = hc__exec_bcast(c, e->s, buf, count, type);
+    const hc__order_t *o;
+    err = hc__plan_order(c, e, &o);
+    if (err == MPI_SUCCESS)
+        err = hc__exec_bcast(c, e->s, o, buf, count, type);
     if (e == &tmp)
         hc__plan_entry_free(&tmp);
     return err;
@@ -447,13 +471,14 @@ int hc_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, 
     char *acc_base = NULL, *tmp_base = NULL;
     char *acc = typed_alloc(count, type, &acc_base);
     char *in = typed_alloc(count, type, &tmp_base);
-    err = (acc && in) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    const hc__order_t *o = NULL;
+    err = (acc && in) ? hc__plan_order(c, e, &o) : MPI_ERR_NO_MEM;
     const void *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     if (err == MPI_SUCCESS)
         err = MPI_Sendrecv(mine, count, type, c->rank, 0, acc, count, type, c->rank, 0, c->comm,
                            MPI_STATUS_IGNORE);
     if (err == MPI_SUCCESS)
-        err = hc__exec_reduce(c, e->s, acc, in, count, type, op);
+        err = hc__exec_reduce(c, e->s, o, acc, in, count, type, op);
     if (err == MPI_SUCCESS && c->rank == root)
         err = MPI_Sendrecv(acc, count, type, c->rank, 0, recvbuf, count, type, c->rank, 0, c->comm,
                            MPI_STATUS_IGNORE);

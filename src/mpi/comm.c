@@ -110,9 +110,15 @@ int hc_comm_create(MPI_Comm comm, const hc_platform_t *platform, const hc_comm_o
         return MPI_ERR_ARG;
     *out = NULL;
     hc_comm_t *c = calloc(1, sizeof *c);
-    int local = c ? HC_OK : HC_ERR_NOMEM, global;
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    /* The speculation state is allocated here, where failures are agreed on, so that it can
+     * never differ between ranks later. */
+    int local = c && hc__spec_init(c, size) == MPI_SUCCESS ? HC_OK : HC_ERR_NOMEM, global;
     MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, comm);
     if (global != HC_OK) {
+        if (c)
+            hc__spec_free(c);
         free(c);
         return MPI_ERR_NO_MEM;
     }
@@ -173,7 +179,15 @@ void hc__plan_entry_free(hc__plan_entry_t *e)
     hc_schedule_destroy(e->s);
     free(e->key);
     free(e->members);
+    hc__order_free(e->order);
     memset(e, 0, sizeof *e);
+}
+
+int hc__plan_order(hc_comm_t *c, hc__plan_entry_t *e, const hc__order_t **out)
+{
+    int err = e->order ? MPI_SUCCESS : hc__order_build(c, e->s, &e->order);
+    *out = e->order;
+    return err;
 }
 
 static void cache_clear(hc_comm_t *c)
@@ -189,6 +203,7 @@ void hc_comm_destroy(hc_comm_t *c)
         return;
     cache_clear(c);
     free(c->cache);
+    hc__spec_free(c);
     hc_platform_destroy(c->platform);
     if (c->comm != MPI_COMM_NULL && c->comm != 0)
         MPI_Comm_free(&c->comm);
@@ -218,10 +233,11 @@ double hc_comm_last_predicted(const hc_comm_t *c)
 void hc_comm_new_epoch(hc_comm_t *c)
 {
     c->epoch++;
+    c->spec.streak = 0;
     cache_clear(c);
 }
 
-static uint64_t fnv1a(const uint64_t *w, size_t n, uint64_t h)
+uint64_t hc__fnv1a(const uint64_t *w, size_t n, uint64_t h)
 {
     for (size_t i = 0; i < n; i++)
         for (int b = 0; b < 8; b++) {
@@ -370,7 +386,7 @@ int hc__plan_get(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t key_l
                  hc__build_fn build, const void *arg, hc__plan_entry_t **entry,
                  hc__plan_entry_t *tmp)
 {
-    uint64_t h = fnv1a(key, key_len, 0xcbf29ce484222325ULL ^ ((uint64_t)coll << 56) ^ c->epoch);
+    uint64_t h = hc__fnv1a(key, key_len, 0xcbf29ce484222325ULL ^ ((uint64_t)coll << 56) ^ c->epoch);
     c->stats.calls++;
     c->clock++;
     for (unsigned i = 0; i < c->n_cache; i++) {

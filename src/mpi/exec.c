@@ -41,8 +41,8 @@ static int by_start(const void *pa, const void *pb)
 }
 
 /* Indices of events with src == me (sends) and dst == me (recvs), each in planned order. */
-static int my_lists(const hc_schedule_t *s, uint32_t me, const uint32_t *map, size_t **sends,
-                    size_t *ns, size_t **recvs, size_t *nr)
+static int my_lists(const hc_schedule_t *s, uint32_t me, size_t **sends, size_t *ns, size_t **recvs,
+                    size_t *nr)
 {
     *ns = *nr = 0;
     *sends = malloc(sizeof **sends * (s->n_events + 1));
@@ -54,11 +54,9 @@ static int my_lists(const hc_schedule_t *s, uint32_t me, const uint32_t *map, si
         return MPI_ERR_NO_MEM;
     }
     for (size_t i = 0; i < s->n_events; i++) {
-        uint32_t src = map ? map[s->events[i].src] : s->events[i].src;
-        uint32_t dst = map ? map[s->events[i].dst] : s->events[i].dst;
-        if (src == me)
+        if (s->events[i].src == me)
             (*sends)[(*ns)++] = i;
-        if (dst == me)
+        if (s->events[i].dst == me)
             (*recvs)[(*nr)++] = i;
     }
     sort_sched = s;
@@ -69,7 +67,7 @@ static int my_lists(const hc_schedule_t *s, uint32_t me, const uint32_t *map, si
 
 #define HC_MAX_WINDOW 16
 
-/* Messages in flight for one side of an exchange (see hc__exec_exchange). */
+/* Messages in flight for one side of an exchange (see hc__exchange_run). */
 static uint32_t exchange_window(const hc_comm_t *c, const hc_schedule_t *s, const size_t *list,
                                 size_t n, int receiving)
 {
@@ -95,89 +93,127 @@ static uint32_t exchange_window(const hc_comm_t *c, const hc_schedule_t *s, cons
     return w >= HC_MAX_WINDOW ? HC_MAX_WINDOW : (uint32_t)w;
 }
 
-int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const char *sendbuf,
-                      const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
-                      char *recvbuf, const int *recvcounts, const int *rdispls,
-                      MPI_Datatype recvtype)
+void hc__order_free(hc__order_t *o)
+{
+    if (!o)
+        return;
+    free(o->sends);
+    free(o->recvs);
+    free(o);
+}
+
+int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, hc__order_t **out)
+{
+    hc__order_t *o = calloc(1, sizeof *o);
+    if (!o)
+        return MPI_ERR_NO_MEM;
+    int err = my_lists(s, (uint32_t)c->rank, &o->sends, &o->ns, &o->recvs, &o->nr);
+    if (err != MPI_SUCCESS) {
+        free(o);
+        return err;
+    }
+    if (s->coll == HC_COLL_ALLTOALL) {
+        /* Latency-bound exchanges (every message of this rank <= 4 KiB): the order of such
+         * messages hardly matters and waiting for each one costs more than it saves, so they
+         * are posted all at once, still in schedule order (window 0). */
+        int small = 1;
+        for (size_t i = 0; small && i < o->ns; i++)
+            small = s->events[o->sends[i]].bytes <= 4096;
+        for (size_t i = 0; small && i < o->nr; i++)
+            small = s->events[o->recvs[i]].bytes <= 4096;
+        o->ws = small ? 0 : exchange_window(c, s, o->sends, o->ns, 0);
+        o->wr = small ? 0 : exchange_window(c, s, o->recvs, o->nr, 1);
+    }
+    *out = o;
+    return MPI_SUCCESS;
+}
+
+int hc__exchange_run(MPI_Comm comm, hc__msg_t *sends, size_t ns, uint32_t ws, hc__msg_t *recvs,
+                     size_t nr, uint32_t wr)
+{
+    if (ws == 0 || ws > ns)
+        ws = (uint32_t)(ns ? ns : 1);
+    if (wr == 0 || wr > nr)
+        wr = (uint32_t)(nr ? nr : 1);
+    MPI_Request *req = malloc(sizeof *req * (ws + wr));
+    /* Real statuses: MPICH's headers make gcc reject MPI_STATUSES_IGNORE here. */
+    MPI_Status *st = malloc(sizeof *st * (ws + wr));
+    size_t *which = malloc(sizeof *which * (wr ? wr : 1)); /* receive slot -> message */
+    int err = req && st && which ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (uint32_t k = 0; err == MPI_SUCCESS && k < ws + wr; k++)
+        req[k] = MPI_REQUEST_NULL;
+    if (err == MPI_SUCCESS && ws >= ns && wr >= nr) {
+        /* Everything at once: one Waitall. */
+        for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++)
+            err = MPI_Irecv(recvs[i].buf, recvs[i].count, recvs[i].type, recvs[i].peer,
+                            recvs[i].tag, comm, &req[ws + i]);
+        for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++)
+            err = MPI_Isend(sends[i].buf, sends[i].count, sends[i].type, sends[i].peer,
+                            sends[i].tag, comm, &req[i]);
+        if (err == MPI_SUCCESS)
+            err = MPI_Waitall((int)(ws + wr), req, st);
+        for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++)
+            recvs[i].tag = st[ws + i].MPI_TAG;
+    } else {
+        /* Windows: up to ws sends and wr receives in flight, posted in list order. */
+        size_t is = 0, ir = 0;
+        while (err == MPI_SUCCESS) {
+            for (uint32_t k = 0; err == MPI_SUCCESS && k < ws && is < ns; k++)
+                if (req[k] == MPI_REQUEST_NULL) {
+                    const hc__msg_t *m = &sends[is++];
+                    err = MPI_Isend(m->buf, m->count, m->type, m->peer, m->tag, comm, &req[k]);
+                }
+            for (uint32_t k = 0; err == MPI_SUCCESS && k < wr && ir < nr; k++)
+                if (req[ws + k] == MPI_REQUEST_NULL) {
+                    const hc__msg_t *m = &recvs[ir];
+                    which[k] = ir++;
+                    err = MPI_Irecv(m->buf, m->count, m->type, m->peer, m->tag, comm, &req[ws + k]);
+                }
+            if (err != MPI_SUCCESS)
+                break;
+            int idx;
+            err = MPI_Waitany((int)(ws + wr), req, &idx, &st[0]);
+            if (err != MPI_SUCCESS || idx == MPI_UNDEFINED)
+                break; /* MPI_UNDEFINED: nothing was in flight, so everything is done */
+            if ((uint32_t)idx >= ws)
+                recvs[which[idx - (int)ws]].tag = st[0].MPI_TAG;
+        }
+    }
+    free(req);
+    free(st);
+    free(which);
+    return err;
+}
+
+int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o,
+                      const char *sendbuf, const int *sendcounts, const int *sdispls,
+                      MPI_Datatype sendtype, char *recvbuf, const int *recvcounts,
+                      const int *rdispls, MPI_Datatype recvtype)
 {
     MPI_Aint lb, sext, rext;
     MPI_Type_get_extent(sendtype, &lb, &sext);
     MPI_Type_get_extent(recvtype, &lb, &rext);
-    const uint32_t me = (uint32_t)c->rank;
+    const int me = c->rank;
     int err = MPI_SUCCESS;
     if (sendbuf && sendcounts[me] > 0)
-        err = MPI_Sendrecv(sendbuf + sdispls[me] * sext, sendcounts[me], sendtype, c->rank, 0,
-                           recvbuf + rdispls[me] * rext, recvcounts[me], recvtype, c->rank, 0,
-                           c->comm, MPI_STATUS_IGNORE);
-    if (err != MPI_SUCCESS)
+        err = MPI_Sendrecv(sendbuf + sdispls[me] * sext, sendcounts[me], sendtype, me, 0,
+                           recvbuf + rdispls[me] * rext, recvcounts[me], recvtype, me, 0, c->comm,
+                           MPI_STATUS_IGNORE);
+    if (err != MPI_SUCCESS || o->ns + o->nr == 0)
         return err;
-    size_t *sends, *recvs, ns, nr;
-    if ((err = my_lists(s, me, NULL, &sends, &ns, &recvs, &nr)) != MPI_SUCCESS)
-        return err;
-    /* Latency-bound exchanges (every message of this rank <= 4 KiB): the order of such
-     * messages hardly matters and waiting for each one costs more than it saves, so post
-     * them all at once, still in schedule order. */
-    int small = 1;
-    for (size_t i = 0; small && i < ns; i++)
-        small = s->events[sends[i]].bytes <= 4096;
-    for (size_t i = 0; small && i < nr; i++)
-        small = s->events[recvs[i]].bytes <= 4096;
-    if (small && ns + nr > 0) {
-        MPI_Request *all = malloc(sizeof *all * (ns + nr));
-        /* Real statuses: MPICH's headers make gcc reject MPI_STATUSES_IGNORE here. */
-        MPI_Status *st = malloc(sizeof *st * (ns + nr));
-        if (!all || !st)
-            err = MPI_ERR_NO_MEM;
-        for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++) {
-            uint32_t f = s->events[recvs[i]].src;
-            err = MPI_Irecv(recvbuf + rdispls[f] * rext, recvcounts[f], recvtype, (int)f, 1,
-                            c->comm, &all[i]);
-        }
-        for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++) {
-            uint32_t d = s->events[sends[i]].dst;
-            err = MPI_Isend(sendbuf + sdispls[d] * sext, sendcounts[d], sendtype, (int)d, 1,
-                            c->comm, &all[nr + i]);
-        }
-        if (err == MPI_SUCCESS)
-            err = MPI_Waitall((int)(ns + nr), all, st);
-        free(all);
-        free(st);
-        free(sends);
-        free(recvs);
-        return err;
+    hc__msg_t *m = malloc(sizeof *m * (o->ns + o->nr));
+    if (!m)
+        return MPI_ERR_NO_MEM;
+    for (size_t i = 0; i < o->ns; i++) {
+        int d = (int)s->events[o->sends[i]].dst;
+        m[i] = (hc__msg_t){(char *)sendbuf + sdispls[d] * sext, sendcounts[d], sendtype, d, 1};
     }
-    /* Latency hiding: a rank keeps up to W sends and W receives in flight, W = 1 + Lmax/Tmed
-     * (its largest latency over its median transfer time, at most 16). On a LAN that is 1,
-     * the strict 1-port order of the plan; where latency dominates the transfers (a WAN),
-     * the next messages are already on their way while one crosses. Posting stays in
-     * schedule order, so the deadlock argument holds for any W >= 1. */
-    uint32_t ws = exchange_window(c, s, sends, ns, 0), wr = exchange_window(c, s, recvs, nr, 1);
-    MPI_Request req[2 * HC_MAX_WINDOW];
-    for (uint32_t k = 0; k < 2 * HC_MAX_WINDOW; k++)
-        req[k] = MPI_REQUEST_NULL;
-    size_t is = 0, ir = 0;
-    for (;;) {
-        for (uint32_t k = 0; err == MPI_SUCCESS && k < ws && is < ns; k++)
-            if (req[k] == MPI_REQUEST_NULL) {
-                uint32_t d = s->events[sends[is++]].dst;
-                err = MPI_Isend(sendbuf + sdispls[d] * sext, sendcounts[d], sendtype, (int)d, 1,
-                                c->comm, &req[k]);
-            }
-        for (uint32_t k = 0; err == MPI_SUCCESS && k < wr && ir < nr; k++)
-            if (req[HC_MAX_WINDOW + k] == MPI_REQUEST_NULL) {
-                uint32_t f = s->events[recvs[ir++]].src;
-                err = MPI_Irecv(recvbuf + rdispls[f] * rext, recvcounts[f], recvtype, (int)f, 1,
-                                c->comm, &req[HC_MAX_WINDOW + k]);
-            }
-        if (err != MPI_SUCCESS)
-            break;
-        int idx;
-        err = MPI_Waitany(2 * HC_MAX_WINDOW, req, &idx, MPI_STATUS_IGNORE);
-        if (err != MPI_SUCCESS || idx == MPI_UNDEFINED)
-            break; /* MPI_UNDEFINED: nothing was in flight, so everything is done */
+    for (size_t i = 0; i < o->nr; i++) {
+        int f = (int)s->events[o->recvs[i]].src;
+        m[o->ns + i] = (hc__msg_t){recvbuf + rdispls[f] * rext, recvcounts[f], recvtype, f, 1};
     }
-    free(sends);
-    free(recvs);
+    err = hc__exchange_run(c->comm, m, o->ns, o->ws, m + o->ns, o->nr, o->wr);
+    free(m);
     return err;
 }
 
@@ -197,17 +233,16 @@ static int bcast_span(const hc_event_t *e, int count, uint32_t nseg, uint64_t to
 
 /* Broadcast along the schedule's events: segment k of the buffer travels as tag 2 + k. A send
  * is posted only once its segment is held (a whole-message event: once every segment is). */
-int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, MPI_Datatype type)
+int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *buf, int count,
+                   MPI_Datatype type)
 {
     MPI_Aint lb, ext;
     MPI_Type_get_extent(type, &lb, &ext);
     if (s->parent2)
         return hc__exec_ttcc(c, s, buf, count, type);
     const uint32_t me = (uint32_t)c->rank, nseg = s->n_segments ? s->n_segments : 1;
-    size_t *sends, *recvs, ns, nr;
-    int err = my_lists(s, me, NULL, &sends, &ns, &recvs, &nr);
-    if (err != MPI_SUCCESS)
-        return err;
+    const size_t *sends = o->sends, *recvs = o->recvs, ns = o->ns, nr = o->nr;
+    int err = MPI_SUCCESS;
     if (nseg == 1) {
         /* Whole-message tree: receive once, then forward in planned order. Blocking calls
          * keep the per-call cost at the MPI library's own level. */
@@ -216,16 +251,11 @@ int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, M
                            MPI_STATUS_IGNORE);
         for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++)
             err = MPI_Send(buf, count, type, (int)s->events[sends[i]].dst, 2, c->comm);
-        free(sends);
-        free(recvs);
         return err;
     }
     unsigned char *held = calloc(nseg, 1);
-    if (!held) {
-        free(sends);
-        free(recvs);
+    if (!held)
         return MPI_ERR_NO_MEM;
-    }
     if (me == s->root)
         memset(held, 1, nseg);
     int tsize = 0;
@@ -297,21 +327,17 @@ int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, M
             break;
     }
     free(held);
-    free(sends);
-    free(recvs);
     return err;
 }
 
 /* Reduction along the schedule: combine each received partial into the accumulator with
  * MPI_Reduce_local (acc = in op acc), then send the accumulator to the parent. `acc` holds the
  * node's own contribution on entry and the result on exit at the root. */
-int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, char *acc, char *tmp, int count,
-                    MPI_Datatype type, MPI_Op op)
+int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *acc,
+                    char *tmp, int count, MPI_Datatype type, MPI_Op op)
 {
-    size_t *sends, *recvs, ns, nr;
-    int err = my_lists(s, (uint32_t)c->rank, NULL, &sends, &ns, &recvs, &nr);
-    if (err != MPI_SUCCESS)
-        return err;
+    const size_t *sends = o->sends, *recvs = o->recvs, ns = o->ns, nr = o->nr;
+    int err = MPI_SUCCESS;
     /* The tree is followed segment by segment, so that combining segment k
      * overlaps the children sending segment k+1 and the parent receiving segment k-1 — the
      * pipelining MPI libraries use for large reductions. Per segment the combining order is
@@ -358,8 +384,6 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, char *acc, char *tmp, 
     }
     if (err == MPI_SUCCESS)
         err = MPI_Wait(&up, MPI_STATUS_IGNORE);
-    free(sends);
-    free(recvs);
     return err;
 }
 

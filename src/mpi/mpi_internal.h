@@ -6,16 +6,38 @@
 
 #include "hetcoll/mpi.h"
 
+/* This rank's events of a schedule, each list in planned order (ties by event index), and for
+ * an exchange the messages in flight per side (0: all at once). Built once per plan. */
+typedef struct hc__order {
+    size_t *sends, *recvs; /* event indices */
+    size_t ns, nr;
+    uint32_t ws, wr;
+} hc__order_t;
+
 /* One cached plan. */
 typedef struct hc__plan_entry {
     hc_coll_t coll;
     uint64_t hash; /* FNV-1a of the key words */
     uint64_t *key; /* the key words, compared exactly */
     size_t key_len;
-    hc_schedule_t *s;  /* the schedule every rank executes */
-    uint32_t *members; /* redistribute: senders then receivers (ranks), else NULL */
+    hc_schedule_t *s;   /* the schedule every rank executes */
+    uint32_t *members;  /* redistribute: senders then receivers (ranks), else NULL */
+    hc__order_t *order; /* this rank's part, built on first use (hc__plan_order) */
     uint64_t last_use;
 } hc__plan_entry_t;
+
+/* hc_alltoallv without gathering the sizes while they repeat (speculate.c). The state is the
+ * same on every rank: it changes only on agreed outcomes. */
+typedef struct hc__spec {
+    unsigned streak;     /* consecutive calls that had the matrix below; >= 2: speculate */
+    uint64_t hash;       /* FNV-1a of that size matrix */
+    uint64_t *row, *col; /* this rank's send / receive bytes per peer in it */
+    uint32_t *to, *from; /* peers in planned send / receive order */
+    uint32_t ns, nr, ws, wr;
+    int dense; /* every ordered pair exchanges a message */
+    char algorithm[48];
+    double makespan;
+} hc__spec_t;
 
 struct hc_comm {
     MPI_Comm comm; /* private duplicate: our tags never meet the application's */
@@ -30,6 +52,7 @@ struct hc_comm {
     hc_comm_stats_t stats;
     char last_algo[48];
     double last_predicted;
+    hc__spec_t spec;
 };
 
 /* Look up the plan for `key` or, on a miss, have rank 0 compute it with `build` and share it
@@ -42,9 +65,43 @@ int hc__plan_get(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t key_l
                  hc__plan_entry_t *tmp);
 void hc__plan_entry_free(hc__plan_entry_t *e);
 
+/* The entry's hc__order_t for this rank, built on first use (owned by the entry). */
+int hc__plan_order(hc_comm_t *c, hc__plan_entry_t *e, const hc__order_t **out);
+int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, hc__order_t **out);
+void hc__order_free(hc__order_t *o);
+
+/* One point-to-point message of an exchange. A receive's tag may be MPI_ANY_TAG; the tag that
+ * arrived is written back. */
+typedef struct {
+    void *buf;
+    int count;
+    MPI_Datatype type;
+    int peer, tag;
+} hc__msg_t;
+
+/* Post sends and receives in list order with at most ws / wr in flight per side (0: all at
+ * once) and wait for all of them. Deadlock-free when the lists follow one global order. */
+int hc__exchange_run(MPI_Comm comm, hc__msg_t *sends, size_t ns, uint32_t ws, hc__msg_t *recvs,
+                     size_t nr, uint32_t wr);
+
+/* The speculation state: allocated with the communicator, reset with the epoch. */
+int hc__spec_init(hc_comm_t *c, int size);
+void hc__spec_free(hc_comm_t *c);
+/* Record the outcome of an alltoallv that gathered `bytes` (P x P) and ran plan `e`. */
+void hc__spec_record(hc_comm_t *c, const uint64_t *bytes, hc__plan_entry_t *e);
+/* When armed, run the exchange from the recorded plan without gathering. Returns MPI_SUCCESS
+ * with *done = 1 when every rank's arguments matched it (the call is complete), *done = 0
+ * when the caller must take the gathering path (same outcome on every rank). */
+int hc__spec_try(hc_comm_t *c, int args_ok, const char *sendbuf, const int *sendcounts,
+                 const int *sdispls, MPI_Datatype sendtype, char *recvbuf, const int *recvcounts,
+                 const int *rdispls, MPI_Datatype recvtype, int *done);
+
 /* A rough platform from a quick all-pairs probe (latency: 1-byte ping-pong, bandwidth: one
  * 1 MiB exchange), measured in rounds of disjoint pairs. Collective. */
 int hc__mpi_quick_probe(MPI_Comm comm, hc_platform_t **out);
+
+/* FNV-1a over the bytes of w[0..n-1], starting from h. */
+uint64_t hc__fnv1a(const uint64_t *w, size_t n, uint64_t h);
 
 /* Map an hc status to an MPI error class. */
 int hc__mpi_err(int hc_status);
@@ -53,13 +110,14 @@ int hc__mpi_err(int hc_status);
 void hc__segment(int count, uint32_t n, uint32_t k, int *first, int *len);
 
 /* Execute events of a pairwise exchange (alltoallv). */
-int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const char *sendbuf,
-                      const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
-                      char *recvbuf, const int *recvcounts, const int *rdispls,
-                      MPI_Datatype recvtype);
-int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, MPI_Datatype type);
-int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, char *acc, char *tmp, int count,
-                    MPI_Datatype type, MPI_Op op);
+int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o,
+                      const char *sendbuf, const int *sendcounts, const int *sdispls,
+                      MPI_Datatype sendtype, char *recvbuf, const int *recvcounts,
+                      const int *rdispls, MPI_Datatype recvtype);
+int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *buf, int count,
+                   MPI_Datatype type);
+int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *acc,
+                    char *tmp, int count, MPI_Datatype type, MPI_Op op);
 int hc__exec_redistribute(hc_comm_t *c, const hc_schedule_t *s, const uint32_t *members,
                           const char *sendbuf, const int *sendcounts, const int *sdispls,
                           char *recvbuf, const int *recvcounts, const int *rdispls,

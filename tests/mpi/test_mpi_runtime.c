@@ -138,6 +138,116 @@ static void test_alltoallv_types_and_big(void **state)
     hc_comm_destroy(c);
 }
 
+/* One alltoallv with the P x P count matrix `all` (ints), in place or not, against
+ * MPI_Alltoallv; returns hc_alltoallv's result (the buffers are compared only on success). */
+static int alltoallv_matrix(hc_comm_t *c, const int *all, int in_place, uint64_t seed)
+{
+    int *sc = malloc(sizeof(int) * size), *sd = malloc(sizeof(int) * size);
+    int *rc = malloc(sizeof(int) * size), *rd = malloc(sizeof(int) * size);
+    int ts = 0, tr = 0;
+    for (int j = 0; j < size; j++) {
+        sc[j] = all[rank * size + j];
+        rc[j] = all[j * size + rank];
+        sd[j] = ts;
+        rd[j] = tr;
+        ts += sc[j] > 0 ? sc[j] : 0;
+        tr += rc[j] > 0 ? rc[j] : 0;
+    }
+    int n = (ts > tr ? ts : tr) + 1;
+    int *sb = malloc(sizeof(int) * n), *r1 = calloc(n, sizeof(int)), *r2 = calloc(n, sizeof(int));
+    for (int i = 0; i < n; i++)
+        sb[i] = (int)(seed * 1000003 + (uint64_t)rank * 7919 + (uint64_t)i);
+    int err;
+    if (in_place) {
+        /* In place: send and receive counts must be equal, as MPI requires. */
+        memcpy(r1, sb, sizeof(int) * n);
+        memcpy(r2, sb, sizeof(int) * n);
+        err = hc_alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_INT, r1, rc, rd, MPI_INT, c);
+        if (err == MPI_SUCCESS)
+            MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_INT, r2, rc, rd, MPI_INT, MPI_COMM_WORLD);
+    } else {
+        err = hc_alltoallv(sb, sc, sd, MPI_INT, r1, rc, rd, MPI_INT, c);
+        if (err == MPI_SUCCESS)
+            MPI_Alltoallv(sb, sc, sd, MPI_INT, r2, rc, rd, MPI_INT, MPI_COMM_WORLD);
+    }
+    if (err == MPI_SUCCESS)
+        assert_memory_equal(r1, r2, sizeof(int) * n);
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+    free(sb);
+    free(r1);
+    free(r2);
+    return err;
+}
+
+static void expect_spec(hc_comm_t *c, unsigned long speculated, unsigned long misses)
+{
+    hc_comm_stats_t st;
+    hc_comm_get_stats(c, &st);
+    assert_int_equal(st.speculated, speculated);
+    assert_int_equal(st.spec_misses, misses);
+}
+
+/* Repeated sizes skip the size gathering (speculation); a change on a single pair, seen by two
+ * ranks only, still gives the right bytes everywhere, for a dense matrix (agreement in the
+ * tags) and a sparse one (agreement by a nonblocking allreduce), in place too; bad arguments
+ * met while speculating are errors on every rank, without a hang. */
+static void test_alltoallv_speculation(void **state)
+{
+    (void)state;
+    if (size < 2)
+        skip();
+    int *m = malloc(sizeof(int) * size * size);
+    for (int sparse = 0; sparse <= 1; sparse++) {
+        hc_comm_t *c = make_comm(60 + (uint64_t)sparse, HC_COLL_ALLTOALL, NULL);
+        for (int i = 0; i < size * size; i++)
+            m[i] = sparse && (i % 3 == 1) ? 0 : 1 + (i * 37) % 3000;
+        unsigned long spec = 0, miss = 0;
+        for (int rep = 0; rep < 4; rep++) /* plan, repeat (armed), then two speculative runs */
+            assert_int_equal(alltoallv_matrix(c, m, 0, (uint64_t)rep), MPI_SUCCESS);
+        expect_spec(c, spec += 2, miss);
+        /* One pair changes: 0 -> 1 sends more (in the sparse case a pair that carried nothing
+         * may start to). */
+        m[0 * size + 1] += 5 + sparse * 3;
+        m[(size - 1) * size + 0] = sparse ? 0 : m[(size - 1) * size + 0];
+        assert_int_equal(alltoallv_matrix(c, m, 0, 10), MPI_SUCCESS);
+        expect_spec(c, spec, ++miss);
+        /* The missed call was the new matrix's first; after its second, speculation resumes. */
+        for (int rep = 0; rep < 3; rep++)
+            assert_int_equal(alltoallv_matrix(c, m, 0, 20 + (uint64_t)rep), MPI_SUCCESS);
+        expect_spec(c, spec += 2, miss);
+        /* Bad arguments while armed: a negative count on the last rank. */
+        int good = m[(size - 1) * size + 1];
+        m[(size - 1) * size + 1] = -1;
+        assert_int_not_equal(alltoallv_matrix(c, m, 0, 30), MPI_SUCCESS);
+        expect_spec(c, spec, ++miss);
+        m[(size - 1) * size + 1] = good;
+        for (int rep = 0; rep < 3; rep++)
+            assert_int_equal(alltoallv_matrix(c, m, 0, 40 + (uint64_t)rep), MPI_SUCCESS);
+        expect_spec(c, ++spec, miss);
+        /* In place (symmetric counts: a change, so the first call misses), then a symmetric
+         * change while armed. */
+        for (int i = 0; i < size; i++)
+            for (int j = 0; j < i; j++)
+                m[i * size + j] = m[j * size + i];
+        for (int rep = 0; rep < 3; rep++)
+            assert_int_equal(alltoallv_matrix(c, m, 1, 50 + (uint64_t)rep), MPI_SUCCESS);
+        expect_spec(c, ++spec, ++miss);
+        m[1 * size + 0] = m[0 * size + 1] = 4000;
+        assert_int_equal(alltoallv_matrix(c, m, 1, 60), MPI_SUCCESS);
+        expect_spec(c, spec, ++miss);
+        /* A new epoch (new network data) disarms. */
+        assert_int_equal(alltoallv_matrix(c, m, 1, 61), MPI_SUCCESS);
+        hc_comm_new_epoch(c);
+        assert_int_equal(alltoallv_matrix(c, m, 1, 62), MPI_SUCCESS);
+        expect_spec(c, spec, miss);
+        hc_comm_destroy(c);
+    }
+    free(m);
+}
+
 static void test_alltoall_in_place(void **state)
 {
     (void)state;
@@ -400,6 +510,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_alltoallv_all_algorithms),
         cmocka_unit_test(test_alltoallv_types_and_big),
         cmocka_unit_test(test_alltoall_in_place),
+        cmocka_unit_test(test_alltoallv_speculation),
         cmocka_unit_test(test_bcast_all_algorithms),
         cmocka_unit_test(test_reduce_all_algorithms),
         cmocka_unit_test(test_reduce_noncommutative_falls_back),

@@ -1,0 +1,191 @@
+/* Speculative alltoallv: no size gathering while the sizes repeat.
+ *
+ * To plan, hc_alltoallv needs the whole P x P size matrix, but a rank knows only its row (what
+ * it sends) and its column (what it receives). Gathering the matrix is an allgather per call,
+ * which on one machine costs as much as a whole 1 KiB alltoallv. Applications mostly repeat
+ * their sizes (transposes, halo-like patterns), so once two consecutive calls had the same
+ * matrix, later calls run that matrix's plan directly:
+ *  - each rank checks locally that its arguments are valid and its row and column are the
+ *    recorded ones ("ok");
+ *  - every message of the recorded plan moves with its recorded size, in the recorded order and
+ *    windows, so the run is the recorded plan's run and cannot deadlock (docs/design.md). For a
+ *    pair whose count changed, the rank sends zeros / receives into scratch instead, so both
+ *    ends still post the recorded size: an entry (i, j) that changed is seen by i and by j;
+ *  - every rank's ok bit reaches every rank: in the message tags when every pair exchanges a
+ *    message (dense), else through an MPI_Iallreduce that overlaps the exchange;
+ *  - if all were ok, the call is done. Otherwise every rank knows it and continues on the
+ *    gathering path, which reports bad arguments or plans the new matrix and redoes the
+ *    exchange. A wrong guess costs one wasted exchange, and speculation stays off until a
+ *    matrix repeats, so sizes that change at every call are not exchanged twice per call.
+ * The state changes only on agreed outcomes, so it is the same on every rank. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_internal.h"
+
+enum { TAG_OK = 1, TAG_STALE = 3 }; /* TAG_OK is also the ordinary exchange tag */
+
+int hc__spec_init(hc_comm_t *c, int size)
+{
+    hc__spec_t *sp = &c->spec;
+    size_t n = size > 0 ? (size_t)size : 1;
+    sp->row = calloc(n, sizeof *sp->row);
+    sp->col = calloc(n, sizeof *sp->col);
+    sp->to = calloc(n, sizeof *sp->to);
+    sp->from = calloc(n, sizeof *sp->from);
+    return sp->row && sp->col && sp->to && sp->from ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+void hc__spec_free(hc_comm_t *c)
+{
+    hc__spec_t *sp = &c->spec;
+    free(sp->row);
+    free(sp->col);
+    free(sp->to);
+    free(sp->from);
+    memset(sp, 0, sizeof *sp);
+}
+
+void hc__spec_record(hc_comm_t *c, const uint64_t *bytes, hc__plan_entry_t *e)
+{
+    hc__spec_t *sp = &c->spec;
+    const size_t P = (size_t)c->size, me = (size_t)c->rank;
+    uint64_t h = hc__fnv1a(bytes, P * P, 0xcbf29ce484222325ULL ^ c->epoch);
+    if (sp->streak > 0 && h == sp->hash) {
+        /* The same matrix again (a hash collision is harmless: the plan is only ever run
+         * after every rank checked its own row and column exactly). */
+        if (sp->streak < UINT_MAX)
+            sp->streak++;
+        return;
+    }
+    sp->streak = 0;
+    /* Scratch messages are counted in MPI_BYTE; the schedule must be the cached one and this
+     * rank's order must exist. These depend only on agreed data (the matrix, the options). */
+    int dense = 1;
+    for (size_t i = 0; i < P; i++)
+        for (size_t j = 0; j < P; j++) {
+            if (bytes[i * P + j] > INT_MAX)
+                return;
+            dense &= i == j || bytes[i * P + j] > 0;
+        }
+    if (c->opts.cache_entries == 0 || !e->order || !e->s)
+        return;
+    const hc__order_t *o = e->order;
+    for (size_t i = 0; i < o->ns; i++)
+        sp->to[i] = e->s->events[o->sends[i]].dst;
+    for (size_t i = 0; i < o->nr; i++)
+        sp->from[i] = e->s->events[o->recvs[i]].src;
+    for (size_t j = 0; j < P; j++) {
+        sp->row[j] = bytes[me * P + j];
+        sp->col[j] = bytes[j * P + me];
+    }
+    sp->ns = (uint32_t)o->ns;
+    sp->nr = (uint32_t)o->nr;
+    sp->ws = o->ws;
+    sp->wr = o->wr;
+    sp->dense = dense;
+    memcpy(sp->algorithm, e->s->algorithm, sizeof sp->algorithm);
+    sp->makespan = e->s->makespan;
+    sp->hash = h;
+    sp->streak = 1;
+}
+
+/* Bytes of `count` elements, or UINT64_MAX for a negative count. */
+static uint64_t nbytes(int count, int tsize)
+{
+    return count < 0 ? UINT64_MAX : (uint64_t)count * (uint64_t)tsize;
+}
+
+int hc__spec_try(hc_comm_t *c, int args_ok, const char *sendbuf, const int *sendcounts,
+                 const int *sdispls, MPI_Datatype sendtype, char *recvbuf, const int *recvcounts,
+                 const int *rdispls, MPI_Datatype recvtype, int *done)
+{
+    hc__spec_t *sp = &c->spec;
+    *done = 0;
+    if (sp->streak < 2)
+        return MPI_SUCCESS;
+    const int P = c->size, me = c->rank;
+    int ssz = 0, rsz = 0;
+    MPI_Aint lb, sext = 0, rext = 0;
+    if (args_ok) {
+        MPI_Type_size(sendtype, &ssz);
+        MPI_Type_size(recvtype, &rsz);
+        MPI_Type_get_extent(sendtype, &lb, &sext);
+        MPI_Type_get_extent(recvtype, &lb, &rext);
+    }
+    int ok = args_ok;
+    for (int j = 0; ok && j < P; j++)
+        ok = nbytes(sendcounts[j], ssz) == sp->row[j] && nbytes(recvcounts[j], rsz) == sp->col[j];
+    /* Pairs whose count changed (or all, for invalid arguments) use scratch of the recorded
+     * size: zeros to send, separate slots to receive into. */
+    uint64_t zmax = 0, rsum = 0;
+    for (uint32_t i = 0; !ok && i < sp->ns; i++)
+        if (!args_ok || nbytes(sendcounts[sp->to[i]], ssz) != sp->row[sp->to[i]])
+            zmax = sp->row[sp->to[i]] > zmax ? sp->row[sp->to[i]] : zmax;
+    for (uint32_t i = 0; !ok && i < sp->nr; i++)
+        if (!args_ok || nbytes(recvcounts[sp->from[i]], rsz) != sp->col[sp->from[i]])
+            rsum += sp->col[sp->from[i]];
+    hc__msg_t *m = malloc(sizeof *m * ((size_t)sp->ns + sp->nr + 1));
+    char *zeros = calloc(zmax + 1, 1), *scratch = malloc(rsum + 1);
+    int err = m && zeros && scratch ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    /* An allocation failure here is local; the other ranks are already exchanging, so it ends
+     * the program's use of this communicator like any MPI failure would. */
+    const int stag = sp->dense ? (ok ? TAG_OK : TAG_STALE) : TAG_OK;
+    const int rtag = sp->dense ? MPI_ANY_TAG : TAG_OK;
+    uint64_t roff = 0;
+    for (uint32_t i = 0; err == MPI_SUCCESS && i < sp->ns; i++) {
+        int d = (int)sp->to[i];
+        if (ok || (args_ok && nbytes(sendcounts[d], ssz) == sp->row[d]))
+            m[i] =
+                (hc__msg_t){(char *)sendbuf + sdispls[d] * sext, sendcounts[d], sendtype, d, stag};
+        else
+            m[i] = (hc__msg_t){zeros, (int)sp->row[d], MPI_BYTE, d, stag};
+    }
+    for (uint32_t i = 0; err == MPI_SUCCESS && i < sp->nr; i++) {
+        int f = (int)sp->from[i];
+        hc__msg_t *r = &m[sp->ns + i];
+        if (ok || (args_ok && nbytes(recvcounts[f], rsz) == sp->col[f])) {
+            *r = (hc__msg_t){recvbuf + rdispls[f] * rext, recvcounts[f], recvtype, f, rtag};
+        } else {
+            *r = (hc__msg_t){scratch + roff, (int)sp->col[f], MPI_BYTE, f, rtag};
+            roff += sp->col[f];
+        }
+    }
+    MPI_Request agree = MPI_REQUEST_NULL;
+    int stale = !ok, any_stale = 0;
+    if (err == MPI_SUCCESS && !sp->dense)
+        err = MPI_Iallreduce(&stale, &any_stale, 1, MPI_INT, MPI_MAX, c->comm, &agree);
+    if (err == MPI_SUCCESS && ok && sendcounts[me] > 0)
+        err = MPI_Sendrecv(sendbuf + sdispls[me] * sext, sendcounts[me], sendtype, me, 0,
+                           recvbuf + rdispls[me] * rext, recvcounts[me], recvtype, me, 0, c->comm,
+                           MPI_STATUS_IGNORE);
+    if (err == MPI_SUCCESS)
+        err = hc__exchange_run(c->comm, m, sp->ns, sp->ws, m + sp->ns, sp->nr, sp->wr);
+    if (err == MPI_SUCCESS && !sp->dense)
+        err = MPI_Wait(&agree, MPI_STATUS_IGNORE);
+    if (err == MPI_SUCCESS && sp->dense) {
+        any_stale = stale;
+        for (uint32_t i = 0; i < sp->nr; i++)
+            any_stale |= m[sp->ns + i].tag != TAG_OK;
+    }
+    free(m);
+    free(zeros);
+    free(scratch);
+    if (err != MPI_SUCCESS)
+        return err;
+    if (any_stale) {
+        c->stats.spec_misses++;
+        sp->streak = 0;
+        return MPI_SUCCESS;
+    }
+    c->stats.calls++;
+    c->stats.cache_hits++;
+    c->stats.speculated++;
+    if (sp->streak < UINT_MAX)
+        sp->streak++;
+    memcpy(c->last_algo, sp->algorithm, sizeof c->last_algo);
+    c->last_predicted = sp->makespan;
+    *done = 1;
+    return MPI_SUCCESS;
+}
