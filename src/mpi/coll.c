@@ -427,17 +427,6 @@ int hc_bcast(void *buf, int count, MPI_Datatype type, int root, hc_comm_t *c)
     return err;
 }
 
-/* A buffer for `count` elements of `type`, returned adjusted by the true lower bound. */
-static char *typed_alloc(int count, MPI_Datatype type, char **base)
-{
-    MPI_Aint lb, ext, tlb, text;
-    MPI_Type_get_extent(type, &lb, &ext);
-    MPI_Type_get_true_extent(type, &tlb, &text);
-    size_t n = count > 0 ? (size_t)((count - 1) * ext + text) : 1;
-    *base = malloc(n ? n : 1);
-    return *base ? *base - tlb : NULL;
-}
-
 int hc_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
               hc_comm_t *c)
 {
@@ -468,22 +457,12 @@ int hc_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, 
     int rc = hc__plan_get(c, HC_COLL_REDUCE, key, 2, build_reduce, &arg, &e, &tmp);
     if (rc != HC_OK)
         return hc__mpi_err(rc);
-    char *acc_base = NULL, *tmp_base = NULL;
-    char *acc = typed_alloc(count, type, &acc_base);
-    char *in = typed_alloc(count, type, &tmp_base);
+    const char *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     const hc__order_t *o = NULL;
-    err = (acc && in) ? hc__plan_order(c, e, &o) : MPI_ERR_NO_MEM;
-    const void *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    err = hc__plan_order(c, e, &o);
+    /* The result builds up where it is wanted: the root's recvbuf. */
     if (err == MPI_SUCCESS)
-        err = MPI_Sendrecv(mine, count, type, c->rank, 0, acc, count, type, c->rank, 0, c->comm,
-                           MPI_STATUS_IGNORE);
-    if (err == MPI_SUCCESS)
-        err = hc__exec_reduce(c, e->s, o, acc, in, count, type, op);
-    if (err == MPI_SUCCESS && c->rank == root)
-        err = MPI_Sendrecv(acc, count, type, c->rank, 0, recvbuf, count, type, c->rank, 0, c->comm,
-                           MPI_STATUS_IGNORE);
-    free(acc_base);
-    free(tmp_base);
+        err = hc__exec_reduce(c, e->s, o, mine, c->rank == root ? recvbuf : NULL, count, type, op);
     if (e == &tmp)
         hc__plan_entry_free(&tmp);
     return err;

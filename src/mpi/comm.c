@@ -204,6 +204,7 @@ void hc_comm_destroy(hc_comm_t *c)
     cache_clear(c);
     free(c->cache);
     hc__spec_free(c);
+    free(c->scratch);
     hc_platform_destroy(c->platform);
     if (c->comm != MPI_COMM_NULL && c->comm != 0)
         MPI_Comm_free(&c->comm);

@@ -244,13 +244,33 @@ int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, c
     const size_t *sends = o->sends, *recvs = o->recvs, ns = o->ns, nr = o->nr;
     int err = MPI_SUCCESS;
     if (nseg == 1) {
-        /* Whole-message tree: receive once, then forward in planned order. Blocking calls
-         * keep the per-call cost at the MPI library's own level. */
+        /* Whole-message tree: receive once, then forward in planned order. */
         for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++)
             err = MPI_Recv(buf, count, type, (int)s->events[recvs[i]].src, 2, c->comm,
                            MPI_STATUS_IGNORE);
-        for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++)
-            err = MPI_Send(buf, count, type, (int)s->events[sends[i]].dst, 2, c->comm);
+        int tsize = 0;
+        MPI_Type_size(type, &tsize);
+        if ((uint64_t)count * (uint64_t)tsize > 4096 || ns < 2) {
+            /* One send at a time: the 1-port order the plan was timed with. */
+            for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++)
+                err = MPI_Send(buf, count, type, (int)s->events[sends[i]].dst, 2, c->comm);
+            return err;
+        }
+        /* Small messages leave eagerly, so sequential sends only add a wait per child: post
+         * them all (still in planned order) and wait once. */
+        MPI_Request *req = malloc(sizeof *req * ns);
+        MPI_Status *st = malloc(sizeof *st * ns);
+        err = req && st ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+        size_t posted = 0;
+        for (; err == MPI_SUCCESS && posted < ns; posted++)
+            err = MPI_Isend(buf, count, type, (int)s->events[sends[posted]].dst, 2, c->comm,
+                            &req[posted]);
+        if (posted > 0) {
+            int werr = MPI_Waitall((int)posted, req, st);
+            err = err == MPI_SUCCESS ? werr : err;
+        }
+        free(req);
+        free(st);
         return err;
     }
     unsigned char *held = calloc(nseg, 1);
@@ -330,20 +350,43 @@ int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, c
     return err;
 }
 
-/* Reduction along the schedule: combine each received partial into the accumulator with
- * MPI_Reduce_local (acc = in op acc), then send the accumulator to the parent. `acc` holds the
- * node's own contribution on entry and the result on exit at the root. */
-int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *acc,
-                    char *tmp, int count, MPI_Datatype type, MPI_Op op)
+/* Bytes that `n` elements of `type` span (from the true lower bound). */
+static size_t typed_span(int n, MPI_Aint ext, MPI_Aint text)
+{
+    return n > 0 ? (size_t)((n - 1) * ext + text) : 0;
+}
+
+void *hc__scratch(hc_comm_t *c, size_t bytes)
+{
+    if (bytes > c->scratch_size) {
+        void *p = realloc(c->scratch, bytes);
+        if (!p)
+            return NULL;
+        c->scratch = p;
+        c->scratch_size = bytes;
+    }
+    return c->scratch;
+}
+
+/* Reduction along the schedule's tree, segment by segment, so that combining segment k overlaps
+ * the children sending later segments and the parent receiving earlier ones — the pipelining
+ * MPI libraries use for large reductions.
+ *  - Receives run two segments ahead for every child (double buffering), so a child never
+ *    waits for its parent to post; per segment, children are combined in planned order with
+ *    MPI_Reduce_local.
+ *  - No copies: a leaf sends straight from `mine`; otherwise the first child's segment lands in
+ *    `acc` and `mine` is combined into it (the op is commutative, checked by the caller). When
+ *    acc is mine (MPI_IN_PLACE at the root), every child goes through the slots.
+ *  - Up to two segments travel to the parent at once.
+ * `acc` is the root's recvbuf, where the result builds up; NULL elsewhere (inner nodes
+ * accumulate in the communicator's scratch). */
+int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, const char *mine,
+                    char *acc, int count, MPI_Datatype type, MPI_Op op)
 {
     const size_t *sends = o->sends, *recvs = o->recvs, ns = o->ns, nr = o->nr;
-    int err = MPI_SUCCESS;
-    /* The tree is followed segment by segment, so that combining segment k
-     * overlaps the children sending segment k+1 and the parent receiving segment k-1 — the
-     * pipelining MPI libraries use for large reductions. Per segment the combining order is
-     * the schedule's, as for a whole message. */
-    MPI_Aint lb, ext;
+    MPI_Aint lb, ext, tlb, text;
     MPI_Type_get_extent(type, &lb, &ext);
+    MPI_Type_get_true_extent(type, &tlb, &text);
     int tsize;
     MPI_Type_size(type, &tsize);
     /* A segment pays the edge's latency again, so segments must stay well above the
@@ -365,25 +408,70 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
         per = per ? per : 1;
         nseg = (uint32_t)(((uint64_t)count + per - 1) / per);
     }
-    MPI_Request up = MPI_REQUEST_NULL;
+    int f, n, seg_max = 0;
+    for (uint32_t k = 0; k < nseg && k < 2; k++) {
+        hc__segment(count, nseg, k, &f, &n);
+        seg_max = n > seg_max ? n : seg_max; /* segment 0 or 1 is a largest one */
+    }
+    /* Scratch: an inner node's accumulator, then two segment slots per child that does not
+     * land in the accumulator, each rounded up to 64 bytes. */
+    const size_t acc_span = nr > 0 && !acc ? (typed_span(count, ext, text) + 63) / 64 * 64 : 0;
+    const int direct = nr > 0 && (!acc || acc != mine); /* child 0 lands in acc */
+    const size_t slot = (typed_span(seg_max, ext, text) + 63) / 64 * 64;
+    const size_t n_slots = nr > (size_t)direct ? 2 * (nr - (size_t)direct) : 0;
+    MPI_Request *rq = malloc(sizeof *rq * (2 * nr + 2));
+    char *area = acc_span + n_slots ? hc__scratch(c, acc_span + n_slots * slot) : NULL;
+    if (!rq || (acc_span + n_slots && !area)) {
+        free(rq);
+        return MPI_ERR_NO_MEM;
+    }
+    if (acc_span)
+        acc = area - tlb;
+    char *slots = n_slots ? area + acc_span - tlb : NULL;
+    MPI_Request *up = rq + 2 * nr;
+    for (size_t i = 0; i < 2 * nr + 2; i++)
+        rq[i] = MPI_REQUEST_NULL;
+    int err = MPI_SUCCESS;
+/* Where child i's segment k lands. */
+#define LAND(i, k, f)                                                                              \
+    ((i) == 0 && direct ? acc + (f)*ext : slots + (2 * ((i) - (size_t)direct) + (k) % 2) * slot)
+    for (uint32_t k = 0; k < nseg && k < 2; k++) {
+        hc__segment(count, nseg, k, &f, &n);
+        for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++)
+            err = MPI_Irecv(LAND(i, k, f), n, type, (int)s->events[recvs[i]].src, 1, c->comm,
+                            &rq[2 * i + k % 2]);
+    }
     for (uint32_t k = 0; err == MPI_SUCCESS && k < nseg; k++) {
-        int f, n;
         hc__segment(count, nseg, k, &f, &n);
         for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++) {
-            const hc_event_t *e = &s->events[recvs[i]];
-            err = MPI_Recv(tmp + f * ext, n, type, (int)e->src, 1, c->comm, MPI_STATUS_IGNORE);
+            err = MPI_Wait(&rq[2 * i + k % 2], MPI_STATUS_IGNORE);
             if (err == MPI_SUCCESS)
-                err = MPI_Reduce_local(tmp + f * ext, acc + f * ext, n, type, op);
+                err = i == 0 && direct
+                          ? MPI_Reduce_local(mine + f * ext, acc + f * ext, n, type, op)
+                          : MPI_Reduce_local(LAND(i, k, f), acc + f * ext, n, type, op);
+            if (err == MPI_SUCCESS && k + 2 < nseg) {
+                int f2, n2;
+                hc__segment(count, nseg, k + 2, &f2, &n2);
+                err = MPI_Irecv(LAND(i, k + 2, f2), n2, type, (int)s->events[recvs[i]].src, 1,
+                                c->comm, &rq[2 * i + k % 2]);
+            }
         }
+        const char *src = nr > 0 ? acc + f * ext : mine + f * ext;
         for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++) {
-            err = MPI_Wait(&up, MPI_STATUS_IGNORE);
+            err = MPI_Wait(&up[k % 2], MPI_STATUS_IGNORE);
             if (err == MPI_SUCCESS)
-                err = MPI_Isend(acc + f * ext, n, type, (int)s->events[sends[i]].dst, 1, c->comm,
-                                &up);
+                err = MPI_Isend(src, n, type, (int)s->events[sends[i]].dst, 1, c->comm, &up[k % 2]);
         }
     }
+#undef LAND
+    MPI_Status st[2];
     if (err == MPI_SUCCESS)
-        err = MPI_Wait(&up, MPI_STATUS_IGNORE);
+        err = MPI_Waitall(2, up, st);
+    free(rq);
+    /* A root without children (one rank) still owes the result. */
+    if (err == MPI_SUCCESS && nr == 0 && ns == 0 && acc && acc != mine)
+        err = MPI_Sendrecv(mine, count, type, c->rank, 0, acc, count, type, c->rank, 0, c->comm,
+                           MPI_STATUS_IGNORE);
     return err;
 }
 

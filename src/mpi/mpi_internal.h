@@ -53,6 +53,8 @@ struct hc_comm {
     char last_algo[48];
     double last_predicted;
     hc__spec_t spec;
+    void *scratch; /* hc__scratch */
+    size_t scratch_size;
 };
 
 /* Look up the plan for `key` or, on a miss, have rank 0 compute it with `build` and share it
@@ -116,8 +118,11 @@ int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o
                       const int *rdispls, MPI_Datatype recvtype);
 int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *buf, int count,
                    MPI_Datatype type);
-int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *acc,
-                    char *tmp, int count, MPI_Datatype type, MPI_Op op);
+int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, const char *mine,
+                    char *acc, int count, MPI_Datatype type, MPI_Op op);
+/* The communicator's scratch area, grown to at least `bytes` (kept between calls, so large
+ * collectives do not map fresh pages every time). NULL when out of memory. */
+void *hc__scratch(hc_comm_t *c, size_t bytes);
 int hc__exec_redistribute(hc_comm_t *c, const hc_schedule_t *s, const uint32_t *members,
                           const char *sendbuf, const int *sendcounts, const int *sdispls,
                           char *recvbuf, const int *recvcounts, const int *rdispls,

@@ -357,6 +357,61 @@ static void test_reduce_all_algorithms(void **state)
     }
 }
 
+/* Sum over the elements of vector(2, 1, 2, MPI_INT): ints 0 and 2 of every 3 (predefined ops
+ * are only defined on predefined types). */
+static void vsum(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+    (void)t;
+    const int *a = in;
+    int *b = inout;
+    for (int k = 0; k < *len; k++) {
+        b[3 * k] += a[3 * k];
+        b[3 * k + 2] += a[3 * k + 2];
+    }
+}
+
+/* A strided type (2 ints, a hole, per element) with a user op over many segments: the segment
+ * slots and the accumulator must follow the extent, not the size. Every root, in place and
+ * not. */
+static void test_reduce_vector_type(void **state)
+{
+    (void)state;
+    MPI_Datatype vec;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec); /* ints 0 and 2 of 3 */
+    MPI_Type_commit(&vec);
+    MPI_Op op;
+    MPI_Op_create(vsum, 1, &op);
+    const int count = 40000; /* 320 KB of data, 5 segments of 64 KiB */
+    size_t n = (size_t)count * 3;
+    int *s = malloc(sizeof(int) * n), *r1 = malloc(sizeof(int) * n), *r2 = malloc(sizeof(int) * n);
+    hc_comm_t *c = make_comm(13, HC_COLL_REDUCE, NULL);
+    for (int root = 0; root < size; root += (size > 4 ? 3 : 1))
+        for (int in_place = 0; in_place <= 1; in_place++) {
+            for (size_t i = 0; i < n; i++) {
+                s[i] = (int)(i % 1013) * (rank + 1) - root;
+                r1[i] = r2[i] = -7; /* the holes must stay untouched */
+            }
+            if (in_place && rank == root) {
+                memcpy(r1, s, sizeof(int) * n);
+                assert_int_equal(hc_reduce(MPI_IN_PLACE, r1, count, vec, op, root, c), MPI_SUCCESS);
+                for (size_t i = 0; i < n; i++)
+                    r2[i] = i % 3 == 1 ? s[i] : -7;
+                MPI_Reduce(s, r2, count, vec, op, root, MPI_COMM_WORLD);
+            } else {
+                assert_int_equal(hc_reduce(s, r1, count, vec, op, root, c), MPI_SUCCESS);
+                MPI_Reduce(s, r2, count, vec, op, root, MPI_COMM_WORLD);
+            }
+            if (rank == root)
+                assert_memory_equal(r1, r2, sizeof(int) * n);
+        }
+    hc_comm_destroy(c);
+    MPI_Op_free(&op);
+    MPI_Type_free(&vec);
+    free(s);
+    free(r1);
+    free(r2);
+}
+
 /* A non-commutative op: (a, b) -> 2a + b on ints is not commutative. */
 static void noncomm(void *in, void *inout, int *len, MPI_Datatype *t)
 {
@@ -513,6 +568,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_alltoallv_speculation),
         cmocka_unit_test(test_bcast_all_algorithms),
         cmocka_unit_test(test_reduce_all_algorithms),
+        cmocka_unit_test(test_reduce_vector_type),
         cmocka_unit_test(test_reduce_noncommutative_falls_back),
         cmocka_unit_test(test_redistribute_all_algorithms),
         cmocka_unit_test(test_cache_hits),
