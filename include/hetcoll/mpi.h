@@ -32,6 +32,13 @@ struct hc_comm_opts {
     unsigned cache_entries; /* schedule cache size per communicator (default 32; 0 = off) */
     double plan_time_limit; /* seconds a search algorithm may spend planning (default 0.05) */
     int verbose;            /* 1: rank 0 logs each planning decision on stderr */
+    /* Measured tuning for "auto" broadcast and reduction: when the model predicts several
+     * different schedules within 3x of the best (or for broadcast, besides the binomial tree),
+     * the first calls with a new key run each of them (at most 5) this many times and keep
+     * the one with the smallest median time; the model cannot see everything (CPU sharing,
+     * protocol switches, probe noise). Default 3; 0 = trust the model; at most 9. The
+     * environment variable HETCOLL_TUNE overrides it. */
+    unsigned tune_trials;
 };
 
 /* Fill defaults. */
@@ -65,13 +72,14 @@ int hc_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, 
 
 /* Statistics of a communicator's schedule cache. */
 typedef struct hc_comm_stats {
-    unsigned long plans;       /* schedules computed */
-    unsigned long cache_hits;  /* calls served from the cache */
-    unsigned long calls;       /* collective calls */
-    unsigned long fallbacks;   /* calls passed to the MPI library (e.g. non-commutative op) */
-    unsigned long speculated;  /* alltoallv calls run from the last plan without gathering the
-                                  sizes (also counted in cache_hits) */
-    unsigned long spec_misses; /* such attempts that found changed sizes and gathered after */
+    unsigned long plans;        /* schedules computed */
+    unsigned long cache_hits;   /* calls served from the cache */
+    unsigned long calls;        /* collective calls */
+    unsigned long fallbacks;    /* calls passed to the MPI library (e.g. non-commutative op) */
+    unsigned long speculated;   /* alltoallv calls run from the last plan without gathering the
+                                   sizes (also counted in cache_hits) */
+    unsigned long spec_misses;  /* such attempts that found changed sizes and gathered after */
+    unsigned long tuning_calls; /* calls that ran a candidate schedule to measure it */
 } hc_comm_stats_t;
 void hc_comm_get_stats(const hc_comm_t *c, hc_comm_stats_t *out);
 

@@ -418,10 +418,15 @@ int hc_bcast(void *buf, int count, MPI_Datatype type, int root, hc_comm_t *c)
     int rc = hc__plan_get(c, HC_COLL_BCAST, key, 2, build_bcast, &arg, &e, &tmp);
     if (rc != HC_OK)
         return hc__mpi_err(rc);
+    const hc_schedule_t *s;
     const hc__order_t *o;
-    err = hc__plan_order(c, e, &o);
+    int trial;
+    err = hc__plan_select(c, e, &s, &o, &trial);
+    double t0 = MPI_Wtime();
     if (err == MPI_SUCCESS)
-        err = hc__exec_bcast(c, e->s, o, buf, count, type);
+        err = hc__exec_bcast(c, s, o, buf, count, type);
+    if (err == MPI_SUCCESS)
+        err = hc__plan_trial_end(c, e, trial, MPI_Wtime() - t0);
     if (e == &tmp)
         hc__plan_entry_free(&tmp);
     return err;
@@ -458,11 +463,16 @@ int hc_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, 
     if (rc != HC_OK)
         return hc__mpi_err(rc);
     const char *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    const hc__order_t *o = NULL;
-    err = hc__plan_order(c, e, &o);
+    const hc_schedule_t *s;
+    const hc__order_t *o;
+    int trial;
+    err = hc__plan_select(c, e, &s, &o, &trial);
+    double t0 = MPI_Wtime();
     /* The result builds up where it is wanted: the root's recvbuf. */
     if (err == MPI_SUCCESS)
-        err = hc__exec_reduce(c, e->s, o, mine, c->rank == root ? recvbuf : NULL, count, type, op);
+        err = hc__exec_reduce(c, s, o, mine, c->rank == root ? recvbuf : NULL, count, type, op);
+    if (err == MPI_SUCCESS)
+        err = hc__plan_trial_end(c, e, trial, MPI_Wtime() - t0);
     if (e == &tmp)
         hc__plan_entry_free(&tmp);
     return err;

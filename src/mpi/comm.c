@@ -13,6 +13,7 @@ void hc_comm_opts_default(hc_comm_opts_t *o)
     o->algo_alltoall = o->algo_bcast = o->algo_reduce = o->algo_redistribute = "auto";
     o->model = HC_MODEL_HOCKNEY;
     o->cache_entries = 32;
+    o->tune_trials = 3;
     o->plan_time_limit = 0.05;
 }
 
@@ -134,6 +135,9 @@ int hc_comm_create(MPI_Comm comm, const hc_platform_t *platform, const hc_comm_o
     resolve_algo(c, HC_COLL_REDUCE, c->opts.algo_reduce, "HETCOLL_ALGO_REDUCE");
     resolve_algo(c, HC_COLL_REDISTRIBUTE, c->opts.algo_redistribute, "HETCOLL_ALGO_REDISTRIBUTE");
     c->last_predicted = NAN;
+    const char *tune = getenv("HETCOLL_TUNE");
+    if (tune && *tune)
+        c->opts.tune_trials = (unsigned)strtoul(tune, NULL, 10);
 
     hc_platform_t *loaded = NULL;
     const hc_platform_t *src = platform;
@@ -177,6 +181,11 @@ void hc__plan_entry_free(hc__plan_entry_t *e)
     if (!e)
         return;
     hc_schedule_destroy(e->s);
+    for (uint32_t k = 0; k < e->n_cand; k++) { /* still tuning: cand[0].s is e->s */
+        if (k > 0)
+            hc_schedule_destroy(e->cand[k].s);
+        hc__order_free(e->cand[k].order);
+    }
     free(e->key);
     free(e->members);
     hc__order_free(e->order);
@@ -248,51 +257,94 @@ uint64_t hc__fnv1a(const uint64_t *w, size_t n, uint64_t h)
     return h;
 }
 
+/* Same tree and segments: two algorithms that agree on this instance (common on homogeneous
+ * platforms) need not both be tried. */
+static int same_shape(const hc_schedule_t *a, const hc_schedule_t *b)
+{
+    if (a->n_events != b->n_events || a->n_segments != b->n_segments)
+        return 0;
+    for (size_t i = 0; i < a->n_events; i++)
+        if (a->events[i].src != b->events[i].src || a->events[i].dst != b->events[i].dst ||
+            a->events[i].seg != b->events[i].seg || a->events[i].bytes != b->events[i].bytes)
+            return 0;
+    return 1;
+}
+
+static int by_makespan(const void *pa, const void *pb)
+{
+    const hc_schedule_t *a = *(hc_schedule_t *const *)pa, *b = *(hc_schedule_t *const *)pb;
+    return (a->makespan > b->makespan) - (a->makespan < b->makespan);
+}
+
 /* Run `name`, or for "auto" every algorithm of the collective except the two-tree one (it
- * hedges against errors; the plain prediction never favours it), keeping the best predicted. */
-static int plan_with(hc_comm_t *c, const hc_problem_t *pb, const char *name, hc_schedule_t **out)
+ * hedges against errors; the plain prediction never favours it). out[0] is the best predicted;
+ * with room for more (max > 1, collectives without a registry auto), out[1..] are the
+ * shortlist for measured tuning: distinct schedules predicted within HC__TUNE_RATIO of the
+ * best, and for broadcast the binomial tree, the MPI libraries' usual one. */
+static int plan_with(hc_comm_t *c, const hc_problem_t *pb, const char *name, hc_schedule_t **out,
+                     uint32_t max, uint32_t *n_out)
 {
     hc_algo_opts_t o;
     hc_algo_opts_default(&o);
     o.time_limit_s = c->opts.plan_time_limit;
     const hc_algo_info_t *info;
-    if (strcmp(name, "auto") != 0)
-        return hc_schedule_compute(pb, name, &o, out);
+    *n_out = 0;
+    if (strcmp(name, "auto") != 0) {
+        int rc = hc_schedule_compute(pb, name, &o, &out[0]);
+        *n_out = rc == HC_OK;
+        return rc;
+    }
     if (hc_algo_find(pb->coll, "auto", &info) == HC_OK) {
         /* The registry's auto, never predicted slower than the MPI library's usual algorithm
          * (pairwise exchange = caterpillar for alltoall; issue 8). */
-        int rc = hc_schedule_compute(pb, name, &o, out);
+        int rc = hc_schedule_compute(pb, name, &o, &out[0]);
         hc_schedule_t *nat = NULL;
         if (rc == HC_OK && pb->coll == HC_COLL_ALLTOALL &&
             hc_schedule_compute(pb, "caterpillar", &o, &nat) == HC_OK &&
-            nat->makespan < (*out)->makespan) {
-            hc_schedule_destroy(*out);
-            *out = nat;
+            nat->makespan < out[0]->makespan) {
+            hc_schedule_destroy(out[0]);
+            out[0] = nat;
             nat = NULL;
         }
         hc_schedule_destroy(nat);
+        *n_out = rc == HC_OK;
         return rc;
     }
-    hc_schedule_t *best = NULL;
+    size_t n_algos = hc_algo_count(), n = 0;
+    hc_schedule_t **all = calloc(n_algos + 1, sizeof *all);
+    if (!all)
+        return HC_ERR_NOMEM;
     int last = HC_ERR_UNSUPPORTED;
-    for (size_t i = 0; i < hc_algo_count(); i++) {
+    for (size_t i = 0; i < n_algos; i++) {
         const hc_algo_info_t *a = hc_algo_get(i);
         if (a->coll != pb->coll || strcmp(a->name, "ttcc") == 0)
             continue;
         hc_schedule_t *s = NULL;
         last = hc_schedule_compute(pb, a->name, &o, &s);
-        if (last != HC_OK)
-            continue;
-        if (!best || s->makespan < best->makespan) {
-            hc_schedule_destroy(best);
-            best = s;
-        } else {
-            hc_schedule_destroy(s);
+        if (last == HC_OK)
+            all[n++] = s;
+    }
+    if (n == 0) {
+        free(all);
+        return last;
+    }
+    qsort(all, n, sizeof *all, by_makespan);
+    out[(*n_out)++] = all[0];
+    all[0] = NULL;
+    for (size_t i = 1; i < n; i++) {
+        int take = *n_out < max && all[i]->makespan <= HC__TUNE_RATIO * out[0]->makespan;
+        take |=
+            *n_out < max && pb->coll == HC_COLL_BCAST && strcmp(all[i]->algorithm, "binomial") == 0;
+        for (uint32_t k = 0; take && k < *n_out; k++)
+            take = !same_shape(all[i], out[k]);
+        if (take) {
+            out[(*n_out)++] = all[i];
+            all[i] = NULL;
         }
     }
-    if (!best)
-        return last;
-    *out = best;
+    for (size_t i = 0; i < n; i++)
+        hc_schedule_destroy(all[i]);
+    free(all);
     return HC_OK;
 }
 
@@ -403,34 +455,47 @@ int hc__plan_get(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t key_l
         }
     }
     /* Miss: every rank takes this branch (same key everywhere). */
-    hc_schedule_t *s = NULL;
-    uint32_t *members = NULL, n_members = 0;
+    hc_schedule_t *cand[HC__TUNE_MAX] = {NULL};
+    uint32_t *members = NULL, n_members = 0, n_cand = 0;
+    const uint32_t max = c->opts.tune_trials > 0 && c->opts.cache_entries > 0 ? HC__TUNE_MAX : 1;
     int rc = HC_OK;
     if (c->rank == 0) {
         hc_problem_t pb;
         hc_matrix_t *costs = NULL, *sizes = NULL;
         rc = build(c, arg, &pb, &costs, &sizes, &members, &n_members);
         if (rc == HC_OK)
-            rc = plan_with(c, &pb, c->algo[coll], &s);
-        if (rc == HC_OK && c->opts.verbose)
-            fprintf(stderr, "hetcoll: %s: planned %s, predicted %.6g s (lower bound %.6g s)\n",
-                    hc_coll_name(coll), s->algorithm, s->makespan, s->lower_bound);
-        else if (rc != HC_OK && c->opts.verbose)
+            rc = plan_with(c, &pb, c->algo[coll], cand, max, &n_cand);
+        if (rc == HC_OK && c->opts.verbose) {
+            fprintf(stderr, "hetcoll: %s: planned %s, predicted %.6g s (lower bound %.6g s)",
+                    hc_coll_name(coll), cand[0]->algorithm, cand[0]->makespan,
+                    cand[0]->lower_bound);
+            for (uint32_t k = 1; k < n_cand; k++)
+                fprintf(stderr, "%s %s (%.6g s)", k == 1 ? "; to measure:" : ",",
+                        cand[k]->algorithm, cand[k]->makespan);
+            fprintf(stderr, "\n");
+        } else if (rc != HC_OK && c->opts.verbose) {
             fprintf(stderr, "hetcoll: %s: planning failed: %s\n", hc_coll_name(coll),
                     hc_error_detail());
+        }
         hc_matrix_destroy(costs);
         hc_matrix_destroy(sizes);
-        if (rc != HC_OK) {
-            hc_schedule_destroy(s);
-            s = NULL;
-        }
+        if (rc != HC_OK)
+            n_cand = 0;
     }
-    rc = share_plan(c, coll, &s, &members, &n_members);
+    MPI_Bcast(&n_cand, 1, MPI_UINT32_T, 0, c->comm);
+    rc = share_plan(c, coll, &cand[0], &members, &n_members);
+    for (uint32_t k = 1; rc == HC_OK && k < n_cand; k++) {
+        uint32_t none = 0;
+        uint32_t *no_members = NULL;
+        rc = share_plan(c, coll, &cand[k], &no_members, &none);
+    }
     if (rc != HC_OK) {
-        hc_schedule_destroy(s);
+        for (uint32_t k = 0; k < HC__TUNE_MAX; k++)
+            hc_schedule_destroy(cand[k]);
         free(members);
         return rc;
     }
+    hc_schedule_t *s = cand[0];
     c->stats.plans++;
     snprintf(c->last_algo, sizeof c->last_algo, "%s", s->algorithm);
     c->last_predicted = s->makespan;
@@ -458,7 +523,8 @@ uncached:
     memset(e, 0, sizeof *e);
     e->key = malloc(sizeof *key * (key_len ? key_len : 1));
     if (!e->key) {
-        hc_schedule_destroy(s);
+        for (uint32_t k = 0; k < n_cand || k == 0; k++)
+            hc_schedule_destroy(cand[k]);
         free(members);
         if (e != tmp)
             c->n_cache--;
@@ -471,6 +537,83 @@ uncached:
     e->s = s;
     e->members = members;
     e->last_use = c->clock;
+    /* Several candidates: the entry runs each in turn until tuned (hc__plan_select). */
+    e->n_cand = n_cand > 1 ? n_cand : 0;
+    for (uint32_t k = 0; k < e->n_cand; k++)
+        e->cand[k].s = cand[k];
     *entry = e;
     return HC_OK;
+}
+
+int hc__plan_select(hc_comm_t *c, hc__plan_entry_t *e, const hc_schedule_t **s,
+                    const hc__order_t **o, int *trial)
+{
+    *trial = -1;
+    if (e->n_cand == 0) {
+        *s = e->s;
+        return hc__plan_order(c, e, o);
+    }
+    hc__cand_t *k = &e->cand[e->trials % e->n_cand];
+    *trial = (int)(e->trials % e->n_cand);
+    *s = k->s;
+    snprintf(c->last_algo, sizeof c->last_algo, "%s", k->s->algorithm);
+    c->last_predicted = k->s->makespan;
+    int err = k->order ? MPI_SUCCESS : hc__order_build(c, k->s, &k->order);
+    *o = k->order;
+    return err;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int hc__plan_trial_end(hc_comm_t *c, hc__plan_entry_t *e, int trial, double seconds)
+{
+    if (trial < 0)
+        return MPI_SUCCESS;
+    /* The call's time is its slowest rank's; every rank gets the same value, so every rank
+     * picks the same winner. */
+    double t = seconds;
+    int err = MPI_Allreduce(&seconds, &t, 1, MPI_DOUBLE, MPI_MAX, c->comm);
+    if (err != MPI_SUCCESS)
+        return err;
+    c->stats.tuning_calls++;
+    const uint32_t R =
+        c->opts.tune_trials < HC__TUNE_TRIALS ? c->opts.tune_trials : HC__TUNE_TRIALS;
+    e->cand[trial].t[e->trials / e->n_cand] = t;
+    if (++e->trials < e->n_cand * R)
+        return MPI_SUCCESS;
+    /* Done: the smallest median wins (ties: the better predicted); the others go. */
+    uint32_t best = 0;
+    double best_t = 0;
+    for (uint32_t k = 0; k < e->n_cand; k++) {
+        qsort(e->cand[k].t, R, sizeof(double), cmp_double);
+        double med = e->cand[k].t[R / 2];
+        if (k == 0 || med < best_t) {
+            best = k;
+            best_t = med;
+        }
+    }
+    if (c->opts.verbose && c->rank == 0) {
+        fprintf(stderr, "hetcoll: %s: measured", hc_coll_name(e->coll));
+        for (uint32_t k = 0; k < e->n_cand; k++)
+            fprintf(stderr, "%s %s %.3g s", k ? "," : "", e->cand[k].s->algorithm,
+                    e->cand[k].t[R / 2]);
+        fprintf(stderr, "; keeping %s\n", e->cand[best].s->algorithm);
+    }
+    hc__order_free(e->order);
+    e->s = e->cand[best].s;
+    e->order = e->cand[best].order;
+    e->cand[best].s = NULL;
+    e->cand[best].order = NULL;
+    for (uint32_t k = 0; k < e->n_cand; k++) { /* the losers (cand[0].s was the old e->s) */
+        hc_schedule_destroy(e->cand[k].s);
+        hc__order_free(e->cand[k].order);
+        e->cand[k].s = NULL;
+        e->cand[k].order = NULL;
+    }
+    e->n_cand = 0;
+    return MPI_SUCCESS;
 }

@@ -14,6 +14,17 @@ typedef struct hc__order {
     uint32_t ws, wr;
 } hc__order_t;
 
+/* Measured tuning (comm.c): when the model shortlists several schedules, a cached plan runs
+ * each in turn for its first calls and keeps the fastest measured. */
+#define HC__TUNE_MAX 5     /* candidates per plan */
+#define HC__TUNE_TRIALS 9  /* calls per candidate, at most */
+#define HC__TUNE_RATIO 3.0 /* shortlist: predicted within this factor of the best */
+typedef struct hc__cand {
+    hc_schedule_t *s;
+    hc__order_t *order;
+    double t[HC__TUNE_TRIALS]; /* measured call times (slowest rank) */
+} hc__cand_t;
+
 /* One cached plan. */
 typedef struct hc__plan_entry {
     hc_coll_t coll;
@@ -24,6 +35,8 @@ typedef struct hc__plan_entry {
     uint32_t *members;  /* redistribute: senders then receivers (ranks), else NULL */
     hc__order_t *order; /* this rank's part, built on first use (hc__plan_order) */
     uint64_t last_use;
+    hc__cand_t cand[HC__TUNE_MAX]; /* while tuning: the candidates, cand[0].s == s */
+    uint32_t n_cand, trials;       /* n_cand > 0: still tuning; trials run so far */
 } hc__plan_entry_t;
 
 /* hc_alltoallv without gathering the sizes while they repeat (speculate.c). The state is the
@@ -66,6 +79,14 @@ int hc__plan_get(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t key_l
                  hc__build_fn build, const void *arg, hc__plan_entry_t **entry,
                  hc__plan_entry_t *tmp);
 void hc__plan_entry_free(hc__plan_entry_t *e);
+
+/* What this call runs: the entry's plan, or while it is being tuned the candidate whose turn it
+ * is (*trial = its index, else -1). */
+int hc__plan_select(hc_comm_t *c, hc__plan_entry_t *e, const hc_schedule_t **s,
+                    const hc__order_t **o, int *trial);
+/* After a call with trial >= 0: agree on its time (the slowest rank's) and, after the last
+ * trial, keep the winner. Collective; no-op for trial < 0. */
+int hc__plan_trial_end(hc_comm_t *c, hc__plan_entry_t *e, int trial, double seconds);
 
 /* The entry's hc__order_t for this rank, built on first use (owned by the entry). */
 int hc__plan_order(hc_comm_t *c, hc__plan_entry_t *e, const hc__order_t **out);

@@ -506,6 +506,46 @@ static void test_cache_hits(void **state)
     hc_comm_destroy(c);
 }
 
+/* Measured tuning: every trial call gives the native bytes, tuning ends after at most 5
+ * candidates x 3 calls and the choice then stays; HETCOLL_TUNE=0 trusts the model. */
+static void test_tuning(void **state)
+{
+    (void)state;
+    for (int off = 0; off <= 1; off++) {
+        if (off)
+            setenv("HETCOLL_TUNE", "0", 1);
+        hc_comm_t *b = make_comm(14, HC_COLL_BCAST, NULL), *r = make_comm(15, HC_COLL_REDUCE, NULL);
+        unsetenv("HETCOLL_TUNE");
+        char chosen[2][48] = {"", ""};
+        for (int i = 0; i < 24; i++) {
+            check_bcast(b, 5000, MPI_INT, sizeof(int), size - 1);
+            check_reduce(r, 3000, MPI_DOUBLE, MPI_SUM, 0, 0);
+            if (i == 15) {
+                snprintf(chosen[0], sizeof chosen[0], "%s", hc_comm_last_algorithm(b));
+                snprintf(chosen[1], sizeof chosen[1], "%s", hc_comm_last_algorithm(r));
+            }
+        }
+        assert_string_equal(hc_comm_last_algorithm(b), chosen[0]);
+        assert_string_equal(hc_comm_last_algorithm(r), chosen[1]);
+        hc_comm_stats_t sb, sr;
+        hc_comm_get_stats(b, &sb);
+        hc_comm_get_stats(r, &sr);
+        assert_int_equal(sb.plans, 1);
+        assert_int_equal(sr.plans, 1);
+        assert_int_equal(sb.tuning_calls % 3, 0);
+        assert_int_equal(sr.tuning_calls % 3, 0);
+        assert_true(sb.tuning_calls <= 15 && sr.tuning_calls <= 15);
+        if (off) {
+            assert_int_equal(sb.tuning_calls + sr.tuning_calls, 0);
+        } else if (size >= 4) {
+            /* Here the model prefers another tree; the binomial one is measured too. */
+            assert_true(sb.tuning_calls >= 6);
+        }
+        hc_comm_destroy(b);
+        hc_comm_destroy(r);
+    }
+}
+
 /* TTCC with a slow rank: the rank sleeps before it forwards anything; its children get the
  * message through the redundant tree, and everyone still ends with the root's bytes. */
 static void test_ttcc_slow_rank(void **state)
@@ -572,6 +612,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_reduce_noncommutative_falls_back),
         cmocka_unit_test(test_redistribute_all_algorithms),
         cmocka_unit_test(test_cache_hits),
+        cmocka_unit_test(test_tuning),
         cmocka_unit_test(test_ttcc_slow_rank),
         cmocka_unit_test(test_bad_arguments),
     };
