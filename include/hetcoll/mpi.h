@@ -33,7 +33,8 @@ struct hc_comm_opts {
     double plan_time_limit; /* seconds a search algorithm may spend planning (default 0.05) */
     int verbose;            /* 1: rank 0 logs each planning decision on stderr */
     /* Measured tuning for "auto" broadcast and reduction: when the model predicts several
-     * different schedules within 3x of the best (or for broadcast, besides the binomial tree),
+     * different schedules within 3x of the best (for broadcast, also the binomial tree and up
+     * to 16 ranks the flat one, the MPI libraries' usual trees),
      * the first calls with a new key run each of them (at most 5) this many times and keep
      * the one with the smallest median time; the model cannot see everything (CPU sharing,
      * protocol switches, probe noise). Default 3; 0 = trust the model; at most 9. The

@@ -280,7 +280,7 @@ static int by_makespan(const void *pa, const void *pb)
  * hedges against errors; the plain prediction never favours it). out[0] is the best predicted;
  * with room for more (max > 1, collectives without a registry auto), out[1..] are the
  * shortlist for measured tuning: distinct schedules predicted within HC__TUNE_RATIO of the
- * best, and for broadcast the binomial tree, the MPI libraries' usual one. */
+ * best, and for broadcast the binomial tree and (up to 16 ranks) the flat one. */
 static int plan_with(hc_comm_t *c, const hc_problem_t *pb, const char *name, hc_schedule_t **out,
                      uint32_t max, uint32_t *n_out)
 {
@@ -333,8 +333,10 @@ static int plan_with(hc_comm_t *c, const hc_problem_t *pb, const char *name, hc_
     all[0] = NULL;
     for (size_t i = 1; i < n; i++) {
         int take = *n_out < max && all[i]->makespan <= HC__TUNE_RATIO * out[0]->makespan;
-        take |=
-            *n_out < max && pb->coll == HC_COLL_BCAST && strcmp(all[i]->algorithm, "binomial") == 0;
+        /* The MPI libraries' usual broadcasts: binomial, and linear in small communicators. */
+        take |= *n_out < max && pb->coll == HC_COLL_BCAST &&
+                (strcmp(all[i]->algorithm, "binomial") == 0 ||
+                 (pb->P <= 16 && strcmp(all[i]->algorithm, "flat") == 0));
         for (uint32_t k = 0; take && k < *n_out; k++)
             take = !same_shape(all[i], out[k]);
         if (take) {
