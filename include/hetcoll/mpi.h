@@ -37,7 +37,7 @@ struct hc_comm_opts {
      * to 16 ranks the flat one, the MPI libraries' usual trees),
      * the first calls with a new key run each of them (at most 5) this many times and keep
      * the one with the smallest median time; the model cannot see everything (CPU sharing,
-     * protocol switches, probe noise). Default 3; 0 = trust the model; at most 9. The
+     * protocol switches, probe noise). Default 5; 0 = trust the model; at most 9. The
      * environment variable HETCOLL_TUNE overrides it. */
     unsigned tune_trials;
 };

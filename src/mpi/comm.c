@@ -13,7 +13,7 @@ void hc_comm_opts_default(hc_comm_opts_t *o)
     o->algo_alltoall = o->algo_bcast = o->algo_reduce = o->algo_redistribute = "auto";
     o->model = HC_MODEL_HOCKNEY;
     o->cache_entries = 32;
-    o->tune_trials = 3;
+    o->tune_trials = 5;
     o->plan_time_limit = 0.05;
 }
 
