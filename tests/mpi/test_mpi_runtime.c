@@ -69,6 +69,21 @@ static void skewed_counts(hc_rng_t *r, int *counts, int n, int max)
     }
 }
 
+/* This rank's counts and packed displacements from the P x P matrix `all` (row i: what i
+ * sends); *ts / *tr: elements sent / received (negative counts count as 0). */
+static void my_counts(const int *all, int *sc, int *sd, int *rc, int *rd, int *ts, int *tr)
+{
+    *ts = *tr = 0;
+    for (int j = 0; j < size; j++) {
+        sc[j] = all[rank * size + j];
+        rc[j] = all[j * size + rank];
+        sd[j] = *ts;
+        rd[j] = *tr;
+        *ts += sc[j] > 0 ? sc[j] : 0;
+        *tr += rc[j] > 0 ? rc[j] : 0;
+    }
+}
+
 static void check_alltoallv(hc_comm_t *c, uint64_t seed, MPI_Datatype type, int elem_ints, int max)
 {
     /* All ranks draw the whole P x P count matrix from one seed and take their rows. */
@@ -78,15 +93,8 @@ static void check_alltoallv(hc_comm_t *c, uint64_t seed, MPI_Datatype type, int 
     skewed_counts(&r, all, size * size, max);
     int *sc = malloc(sizeof(int) * size), *sd = malloc(sizeof(int) * size);
     int *rc = malloc(sizeof(int) * size), *rd = malloc(sizeof(int) * size);
-    int ts = 0, tr = 0;
-    for (int j = 0; j < size; j++) {
-        sc[j] = all[rank * size + j];
-        rc[j] = all[j * size + rank];
-        sd[j] = ts;
-        rd[j] = tr;
-        ts += sc[j];
-        tr += rc[j];
-    }
+    int ts, tr;
+    my_counts(all, sc, sd, rc, rd, &ts, &tr);
     /* elem_ints ints per element (vector types stride over 2x that). */
     size_t stride = (size_t)elem_ints * (type == MPI_INT || type == MPI_DOUBLE ? 1 : 2);
     size_t scell = type == MPI_DOUBLE ? sizeof(double) : sizeof(int);
@@ -144,15 +152,8 @@ static int alltoallv_matrix(hc_comm_t *c, const int *all, int in_place, uint64_t
 {
     int *sc = malloc(sizeof(int) * size), *sd = malloc(sizeof(int) * size);
     int *rc = malloc(sizeof(int) * size), *rd = malloc(sizeof(int) * size);
-    int ts = 0, tr = 0;
-    for (int j = 0; j < size; j++) {
-        sc[j] = all[rank * size + j];
-        rc[j] = all[j * size + rank];
-        sd[j] = ts;
-        rd[j] = tr;
-        ts += sc[j] > 0 ? sc[j] : 0;
-        tr += rc[j] > 0 ? rc[j] : 0;
-    }
+    int ts, tr;
+    my_counts(all, sc, sd, rc, rd, &ts, &tr);
     int n = (ts > tr ? ts : tr) + 1;
     int *sb = malloc(sizeof(int) * n), *r1 = calloc(n, sizeof(int)), *r2 = calloc(n, sizeof(int));
     for (int i = 0; i < n; i++)
