@@ -525,7 +525,7 @@ uncached:
     memset(e, 0, sizeof *e);
     e->key = malloc(sizeof *key * (key_len ? key_len : 1));
     if (!e->key) {
-        for (uint32_t k = 0; k < n_cand || k == 0; k++)
+        for (uint32_t k = 0; k < HC__TUNE_MAX; k++) /* NULL past the candidates */
             hc_schedule_destroy(cand[k]);
         free(members);
         if (e != tmp)
@@ -562,6 +562,7 @@ int hc__plan_select(hc_comm_t *c, hc__plan_entry_t *e, const hc_schedule_t **s,
     c->last_predicted = k->s->makespan;
     int err = k->order ? MPI_SUCCESS : hc__order_build(c, k->s, &k->order);
     *o = k->order;
+    e->trial_start = MPI_Wtime();
     return err;
 }
 
@@ -571,10 +572,11 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int hc__plan_trial_end(hc_comm_t *c, hc__plan_entry_t *e, int trial, double seconds)
+int hc__plan_trial_end(hc_comm_t *c, hc__plan_entry_t *e, int trial)
 {
     if (trial < 0)
         return MPI_SUCCESS;
+    double seconds = MPI_Wtime() - e->trial_start;
     /* The call's time is its slowest rank's; every rank gets the same value, so every rank
      * picks the same winner. */
     double t = seconds;

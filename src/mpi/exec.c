@@ -112,6 +112,21 @@ int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, hc__order_t **ou
         free(o);
         return err;
     }
+    if (s->coll == HC_COLL_REDUCE) {
+        /* A segment pays the edge's latency again, so segments must stay well above the
+         * bandwidth-delay product of the slowest-to-fill edge: 4 x BDP, at least 64 KiB. On a
+         * WAN (12 ms x 125 MB/s = 1.5 MB) that means whole messages. Every rank derives the
+         * same size from the same schedule and platform. */
+        double bdp = 0.0;
+        for (size_t i = 0; i < s->n_events; i++) {
+            const hc_event_t *e = &s->events[i];
+            double b = hc_platform_bandwidth(c->platform, e->src, e->dst) *
+                       hc_platform_latency(c->platform, e->src, e->dst);
+            if (b > bdp)
+                bdp = b;
+        }
+        o->seg_bytes = 4.0 * bdp > 65536.0 ? (uint64_t)(4.0 * bdp) : 65536;
+    }
     if (s->coll == HC_COLL_ALLTOALL) {
         /* Latency-bound exchanges (every message of this rank <= 4 KiB): the order of such
          * messages hardly matters and waiting for each one costs more than it saves, so they
@@ -389,22 +404,9 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
     MPI_Type_get_true_extent(type, &tlb, &text);
     int tsize;
     MPI_Type_size(type, &tsize);
-    /* A segment pays the edge's latency again, so segments must stay well above the
-     * bandwidth-delay product of the slowest-to-fill edge: 4 x BDP, at least 64 KiB. On a
-     * WAN (12 ms x 125 MB/s = 1.5 MB) that means whole messages. Every rank derives the
-     * same size from the same schedule and platform. */
-    double bdp = 0.0;
-    for (size_t i = 0; i < s->n_events; i++) {
-        const hc_event_t *e = &s->events[i];
-        double b = hc_platform_bandwidth(c->platform, e->src, e->dst) *
-                   hc_platform_latency(c->platform, e->src, e->dst);
-        if (b > bdp)
-            bdp = b;
-    }
-    uint64_t seg_bytes = 4.0 * bdp > 65536.0 ? (uint64_t)(4.0 * bdp) : 65536;
     uint32_t nseg = 1;
     if (tsize > 0) {
-        uint64_t per = seg_bytes / (uint64_t)tsize;
+        uint64_t per = o->seg_bytes / (uint64_t)tsize;
         per = per ? per : 1;
         nseg = (uint32_t)(((uint64_t)count + per - 1) / per);
     }

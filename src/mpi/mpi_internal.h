@@ -6,12 +6,14 @@
 
 #include "hetcoll/mpi.h"
 
-/* This rank's events of a schedule, each list in planned order (ties by event index), and for
- * an exchange the messages in flight per side (0: all at once). Built once per plan. */
+/* This rank's events of a schedule, each list in planned order (ties by event index); for an
+ * exchange the messages in flight per side (0: all at once), for a reduction the segment size.
+ * Built once per plan. */
 typedef struct hc__order {
     size_t *sends, *recvs; /* event indices */
     size_t ns, nr;
     uint32_t ws, wr;
+    uint64_t seg_bytes; /* reduce: segment size (4 x the tree's largest BDP, >= 64 KiB) */
 } hc__order_t;
 
 /* Measured tuning (comm.c): when the model shortlists several schedules, a cached plan runs
@@ -37,6 +39,7 @@ typedef struct hc__plan_entry {
     uint64_t last_use;
     hc__cand_t cand[HC__TUNE_MAX]; /* while tuning: the candidates, cand[0].s == s */
     uint32_t n_cand, trials;       /* n_cand > 0: still tuning; trials run so far */
+    double trial_start;            /* MPI_Wtime() when the running trial was selected */
 } hc__plan_entry_t;
 
 /* hc_alltoallv without gathering the sizes while they repeat (speculate.c). The state is the
@@ -84,9 +87,9 @@ void hc__plan_entry_free(hc__plan_entry_t *e);
  * is (*trial = its index, else -1). */
 int hc__plan_select(hc_comm_t *c, hc__plan_entry_t *e, const hc_schedule_t **s,
                     const hc__order_t **o, int *trial);
-/* After a call with trial >= 0: agree on its time (the slowest rank's) and, after the last
- * trial, keep the winner. Collective; no-op for trial < 0. */
-int hc__plan_trial_end(hc_comm_t *c, hc__plan_entry_t *e, int trial, double seconds);
+/* After a call with trial >= 0: agree on its time since hc__plan_select (the slowest rank's)
+ * and, after the last trial, keep the winner. Collective; no-op for trial < 0. */
+int hc__plan_trial_end(hc_comm_t *c, hc__plan_entry_t *e, int trial);
 
 /* The entry's hc__order_t for this rank, built on first use (owned by the entry). */
 int hc__plan_order(hc_comm_t *c, hc__plan_entry_t *e, const hc__order_t **out);
