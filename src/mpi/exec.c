@@ -410,11 +410,11 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
         per = per ? per : 1;
         nseg = (uint32_t)(((uint64_t)count + per - 1) / per);
     }
-    int f, n, seg_max = 0;
-    for (uint32_t k = 0; k < nseg && k < 2; k++) {
-        hc__segment(count, nseg, k, &f, &n);
-        seg_max = n > seg_max ? n : seg_max; /* segment 0 or 1 is a largest one */
-    }
+    /* Segments differ by at most one element and the longer ones can come anywhere (40001
+     * elements in 5 segments: 8000, 8000, 8000, 8000, 8001), so every slot holds
+     * ceil(count / nseg) elements. */
+    int f, n;
+    const int seg_max = (int)(((uint64_t)count + nseg - 1) / nseg);
     /* Scratch: an inner node's accumulator, then two segment slots per child that does not
      * land in the accumulator, each rounded up to 64 bytes. */
     const size_t acc_span = nr > 0 && !acc ? (typed_span(count, ext, text) + 63) / 64 * 64 : 0;
