@@ -3,8 +3,10 @@
 add_library(hetcoll_mpi SHARED ${HC_MPI_RUNTIME_SOURCES})
 target_include_directories(hetcoll_mpi PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-# The core is linked in (position-independent objects), so one library is enough to preload.
-target_link_libraries(hetcoll_mpi PUBLIC MPI::MPI_C PRIVATE hetcoll_static)
+# The core is libhetcoll.so: one copy of it per process, so that hc_error_detail() and every
+# other piece of state are the ones the application sees (the drop-in, cmake/pmpi.cmake, stays
+# self-contained instead and exports only MPI_* symbols).
+target_link_libraries(hetcoll_mpi PUBLIC MPI::MPI_C hetcoll)
 target_link_options(hetcoll_mpi PRIVATE "-Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/hetcoll.map")
 set_target_properties(hetcoll_mpi PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
 install(TARGETS hetcoll_mpi EXPORT hetcollTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
@@ -13,7 +15,7 @@ if(HETCOLL_BUILD_TESTS)
   pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
   find_program(HC_MPIEXEC NAMES mpirun mpiexec REQUIRED)
   add_executable(test_mpi_runtime ${PROJECT_SOURCE_DIR}/tests/mpi/test_mpi_runtime.c)
-  target_link_libraries(test_mpi_runtime PRIVATE hetcoll_mpi hetcoll_static PkgConfig::CMOCKA)
+  target_link_libraries(test_mpi_runtime PRIVATE hetcoll_mpi PkgConfig::CMOCKA)
   foreach(np 2 3 4 8 16)
     add_test(NAME mpi/runtime_np${np}
       COMMAND ${HC_MPIEXEC} --oversubscribe -np ${np} $<TARGET_FILE:test_mpi_runtime>)
@@ -24,7 +26,7 @@ endif()
 
 # Overhead benchmark (not a test): mpirun -np 8 bench/bench_mpi_overhead
 add_executable(bench_mpi_overhead ${PROJECT_SOURCE_DIR}/bench/mpi_overhead.c)
-target_link_libraries(bench_mpi_overhead PRIVATE hetcoll_mpi hetcoll_static)
+target_link_libraries(bench_mpi_overhead PRIVATE hetcoll_mpi)
 set_target_properties(bench_mpi_overhead PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
 
 include(${PROJECT_SOURCE_DIR}/cmake/pmpi.cmake) # PMPI drop-in (engineer grid, issue 8)

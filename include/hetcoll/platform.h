@@ -30,6 +30,15 @@ int hc_platform_clone(const hc_platform_t *p, hc_platform_t **out);
 /* NULL-safe. */
 void hc_platform_destroy(hc_platform_t *p);
 
+/* The platform seen by nodes[0..n-1] of p, in that order (node a of the result is node
+ * nodes[a] of p; each node at most once). Keeps everything the model uses: latencies,
+ * bandwidths, the platform's and the nodes' names, send times, cluster labels (only the
+ * clusters of the kept nodes, renumbered in order of first use) and the pLogP gap tables of
+ * the kept pairs and cluster pairs. This is how the MPI runtime gets a communicator's
+ * platform. Caller frees *out with hc_platform_destroy. */
+int hc_platform_subset(const hc_platform_t *p, const uint32_t *nodes, uint32_t n,
+                       hc_platform_t **out);
+
 /* Load from a spec:
  *   FILE                 platform JSON (matrix or cluster form)
  *   builtin:NAME         built-in platform (see hc_platform_builtin_names)

@@ -48,6 +48,15 @@ const char *hc_error_detail(void);
 /* Clear the detail of this thread. */
 void hc_error_clear(void);
 
+/* Record a detail for this thread (printf-style, one line) and return `status`. For code built
+ * on the library: the MPI runtime records its own errors this way, so that hc_error_detail()
+ * explains them too. */
+int hc_error_set(int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,6 +42,15 @@ void hc_error_clear(void)
     detail[0] = '\0';
 }
 
+int hc_error_set(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
 int hc__error(int status, const char *fmt, ...)
 {
     va_list ap;

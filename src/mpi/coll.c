@@ -1,5 +1,10 @@
-/* The public collectives: argument checks, the per-call key, problem building for the planner
- * (rank 0) and execution. */
+/* The collectives: argument checks, the per-call key, problem building for the planner (rank 0),
+ * the choice between the MPI library's collective and a schedule, execution.
+ *
+ * Keys are (size class, root): plans are shared by the sizes of a class (exec.c cuts any size
+ * along a schedule), so programs whose sizes vary a little do not plan at every call.
+ * alltoallv keys on the whole size matrix, which no rank knows alone (see hc__alltoallv). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +19,8 @@ typedef struct {
     uint32_t root;
     int k;
 } plan_arg_t;
+
+/* ---- problems for the planner ---- */
 
 /* The fields every planned problem shares. */
 static void problem_from(hc_problem_t *pb, hc_coll_t coll, const hc_comm_t *c,
@@ -40,7 +47,8 @@ static int build_alltoall(hc_comm_t *c, const void *va, hc_problem_t *pb, hc_mat
         return rc;
     for (uint32_t i = 0; i < P; i++)
         for (uint32_t j = 0; j < P; j++)
-            HC_AT(*sizes, i, j) = i == j ? 0.0 : (double)a->bytes[(size_t)i * P + j];
+            HC_AT(*sizes, i, j) =
+                i == j ? 0.0 : (double)(a->bytes ? a->bytes[(size_t)i * P + j] : a->msg);
     if ((rc = hc_cost_sizes(c->platform, c->opts.model, *sizes, costs)) != HC_OK)
         return rc;
     problem_from(pb, HC_COLL_ALLTOALL, c, *costs, 0, 0);
@@ -104,7 +112,7 @@ static int build_redistribute(hc_comm_t *c, const void *va, hc_problem_t *pb, hc
     uint32_t P = (uint32_t)c->size, n1 = 0, n2 = 0;
     uint32_t *m = malloc(sizeof *m * 2 * P);
     if (!m)
-        return HC_ERR_NOMEM;
+        return hc_error_set(HC_ERR_NOMEM, "out of memory planning a redistribution");
     for (uint32_t i = 0; i < P; i++) {
         int any = 0;
         for (uint32_t j = 0; j < P; j++)
@@ -151,6 +159,204 @@ static int build_redistribute(hc_comm_t *c, const void *va, hc_problem_t *pb, hc
     return HC_OK;
 }
 
+/* ---- shared steps ---- */
+
+static const char *type_problem(MPI_Datatype type)
+{
+    return type == MPI_DATATYPE_NULL ? "the datatype is MPI_DATATYPE_NULL" : NULL;
+}
+
+/* Arguments of the rooted collectives (count, type and root are the same on every rank of a
+ * correct program). */
+static int check_rooted(const hc_comm_t *c, const char *coll, int count, MPI_Datatype type,
+                        int root)
+{
+    if (!c)
+        return hc__fail(MPI_ERR_COMM, "%s: the hetcoll communicator is NULL", coll);
+    if (root < 0 || root >= c->size)
+        return hc__fail(MPI_ERR_ROOT, "%s: root %d is not a rank of the %d-rank communicator", coll,
+                        root, c->size);
+    if (count < 0)
+        return hc__fail(MPI_ERR_COUNT, "%s: count %d is negative", coll, count);
+    if (type_problem(type))
+        return hc__fail(MPI_ERR_TYPE, "%s: %s", coll, type_problem(type));
+    return MPI_SUCCESS;
+}
+
+/* After the lookup: the candidate this call runs, or native. */
+static int choose(hc_comm_t *c, hc__lookup_t lookup, hc__call_t *call)
+{
+    if (lookup == HC__LOOKUP_NATIVE) {
+        call->native = 1;
+        return MPI_SUCCESS;
+    }
+    hc__entry_t *e = call->e;
+    const int measuring = e->tuning;
+    call->k = hc__tune_pick(c, e);
+    call->measure = measuring;
+    hc__cand_t *k = &e->cand[call->k];
+    if (!k->s) {
+        call->native = 1;
+        if (e->n_cand == 1 && c->why != HC__WHY_PLAN) /* a cached planning failure */
+            c->why = HC__WHY_PLAN;
+        else if (e->n_cand > 1)
+            hc__native_because(c, HC__WHY_POLICY, "measured");
+        return MPI_SUCCESS;
+    }
+    call->native = 0;
+    c->why = HC__WHY_NONE;
+    snprintf(c->last_algo, sizeof c->last_algo, "%s", k->s->algorithm);
+    c->last_predicted = k->s->makespan;
+    return hc__cand_order(c, k, &call->o);
+}
+
+int hc__call_end(hc_comm_t *c, hc__call_t *call, int err)
+{
+    if (call->native && err == MPI_SUCCESS)
+        c->stats.native_calls++;
+    if (err == MPI_SUCCESS && call->e && call->measure)
+        err = hc__tune_done(c, call->e, call->k);
+    if (call->e == &call->tmp)
+        hc__entry_free(&call->tmp);
+    call->e = NULL;
+    return err;
+}
+
+/* ---- broadcast ---- */
+
+int hc__bcast_start(hc_comm_t *c, int count, MPI_Datatype type, int root, hc__call_t *call)
+{
+    memset(call, 0, sizeof *call);
+    call->native = 1;
+    int err = check_rooted(c, "bcast", count, type, root);
+    if (err != MPI_SUCCESS)
+        return err;
+    int tsize = 0;
+    MPI_Type_size(type, &tsize);
+    const uint64_t total = (uint64_t)count * (uint64_t)tsize;
+    if (total == 0 || c->size == 1) {
+        c->stats.calls++;
+        hc__native_because(c, HC__WHY_POLICY, "nothing to move");
+        return MPI_SUCCESS;
+    }
+    uint64_t key[2] = {hc__size_class(total), (uint64_t)root};
+    plan_arg_t arg = {NULL, total, (uint32_t)root, 0};
+    hc__lookup_t lookup;
+    err = hc__plan_lookup(c, HC_COLL_BCAST, key, 2, total, build_bcast, &arg, &lookup, &call->e,
+                          &call->tmp);
+    if (err == MPI_SUCCESS)
+        err = choose(c, lookup, call);
+    if (err == MPI_SUCCESS && !call->native) {
+        const hc_schedule_t *s = call->e->cand[call->k].s;
+        /* Segmented schedules move bytes: one MPI message counts at most INT_MAX of them, and
+         * other layouts than dense ones need a raw MPI_Pack (agreed at creation). */
+        if ((s->parent2 || s->n_segments > 1) && (total > INT_MAX || !c->raw_pack)) {
+            call->native = 1;
+            call->measure = 0;
+            hc__native_because(c, total > INT_MAX ? HC__WHY_SIZE : HC__WHY_TYPE,
+                               total > INT_MAX ? "a segmented broadcast of %llu bytes (more than "
+                                                 "one MPI message can count)"
+                                               : "MPI_Pack does not write raw bytes here (%llu "
+                                                 "bytes)",
+                               (unsigned long long)total);
+            c->stats.fallbacks++;
+        }
+    }
+    return err;
+}
+
+int hc__bcast_run(hc_comm_t *c, hc__call_t *call, void *buf, int count, MPI_Datatype type)
+{
+    hc__entry_t *e = call->e;
+    return hc__exec_bcast(c, e->cand[call->k].s, call->o, buf, count, type, e->plan_bytes);
+}
+
+int hc_bcast(void *buf, int count, MPI_Datatype type, int root, hc_comm_t *c)
+{
+    hc__call_t call;
+    int err = hc__bcast_start(c, count, type, root, &call);
+    if (err != MPI_SUCCESS) {
+        if (c)
+            hc__call_end(c, &call, err);
+        return hc__raise(c, err);
+    }
+    err = call.native ? PMPI_Bcast(buf, count, type, root, c->comm)
+                      : hc__bcast_run(c, &call, buf, count, type);
+    return hc__raise(c, hc__call_end(c, &call, err));
+}
+
+/* ---- reduction ---- */
+
+int hc__reduce_start(hc_comm_t *c, const void *sendbuf, int count, MPI_Datatype type, MPI_Op op,
+                     int root, int for_allreduce, hc__call_t *call)
+{
+    memset(call, 0, sizeof *call);
+    call->native = 1;
+    int err = check_rooted(c, "reduce", count, type, root);
+    if (err != MPI_SUCCESS)
+        return err;
+    if (op == MPI_OP_NULL)
+        return hc__fail(MPI_ERR_OP, "reduce: the operation is MPI_OP_NULL");
+    if (sendbuf == MPI_IN_PLACE && c->rank != root)
+        return hc__fail(MPI_ERR_BUFFER, "reduce: MPI_IN_PLACE on rank %d, which is not the root",
+                        c->rank);
+    int tsize = 0;
+    MPI_Type_size(type, &tsize);
+    const uint64_t total = (uint64_t)count * (uint64_t)tsize;
+    if (count == 0 || c->size == 1) {
+        c->stats.calls++;
+        hc__native_because(c, HC__WHY_POLICY, "nothing to combine");
+        return MPI_SUCCESS;
+    }
+    int commute = 0;
+    MPI_Op_commutative(op, &commute);
+    if (!commute) {
+        /* Our schedules combine in tree order; a non-commutative op needs rank order. */
+        c->stats.calls++;
+        c->stats.fallbacks++;
+        hc__native_because(c, HC__WHY_NONCOMMUTATIVE,
+                           "the reduction operation is not commutative (hetcoll's trees combine "
+                           "in another order than rank order)");
+        return MPI_SUCCESS;
+    }
+    /* An allreduce (the drop-in: reduce then broadcast) is measured as a whole against the MPI
+     * library's allreduce, so it has keys of its own. */
+    uint64_t key[3] = {hc__size_class(total), (uint64_t)root, 1};
+    plan_arg_t arg = {NULL, total, (uint32_t)root, 0};
+    hc__lookup_t lookup;
+    err = hc__plan_lookup(c, HC_COLL_REDUCE, key, for_allreduce ? 3 : 2, total, build_reduce, &arg,
+                          &lookup, &call->e, &call->tmp);
+    if (err == MPI_SUCCESS)
+        err = choose(c, lookup, call);
+    return err;
+}
+
+int hc__reduce_run(hc_comm_t *c, hc__call_t *call, const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype type, MPI_Op op, int root)
+{
+    const char *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    /* The result builds up where it is wanted: the root's recvbuf. */
+    return hc__exec_reduce(c, call->e->cand[call->k].s, call->o, mine,
+                           c->rank == root ? recvbuf : NULL, count, type, op);
+}
+
+int hc_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+              hc_comm_t *c)
+{
+    hc__call_t call;
+    int err = hc__reduce_start(c, sendbuf, count, type, op, root, 0, &call);
+    if (err != MPI_SUCCESS) {
+        if (c)
+            hc__call_end(c, &call, err);
+        return hc__raise(c, err);
+    }
+    err = call.native ? PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, c->comm)
+                      : hc__reduce_run(c, &call, sendbuf, recvbuf, count, type, op, root);
+    return hc__raise(c, hc__call_end(c, &call, err));
+}
+
+/* ---- exchanges ---- */
+
 /* Gather every rank's send and receive byte counts and an error flag, so that every rank
  * takes the same decision. words[r] = [flag, send bytes to 0..P-1, recv bytes from 0..P-1]. */
 static int gather_pairs(hc_comm_t *c, int local_err, const int *sendcounts, MPI_Datatype stype,
@@ -161,32 +367,35 @@ static int gather_pairs(hc_comm_t *c, int local_err, const int *sendcounts, MPI_
     uint64_t *mine = calloc(W, sizeof *mine), *all = calloc(W * (size_t)P, sizeof *all);
     uint64_t *bytes = calloc((size_t)P * P, sizeof *bytes);
     if (!mine || !all || !bytes)
-        local_err = MPI_ERR_NO_MEM;
+        local_err = hc__fail(MPI_ERR_NO_MEM, "out of memory gathering alltoallv sizes");
     int ssz = 0, rsz = 0;
     if (local_err == MPI_SUCCESS) {
         MPI_Type_size(stype, &ssz);
         MPI_Type_size(rtype, &rsz);
         for (int j = 0; j < P; j++) {
-            if (sendcounts[j] < 0 || recvcounts[j] < 0)
-                local_err = MPI_ERR_COUNT;
+            if ((sendcounts[j] < 0 || recvcounts[j] < 0) && local_err == MPI_SUCCESS)
+                local_err = hc__fail(MPI_ERR_COUNT,
+                                     "alltoallv: rank %d: count for rank %d is "
+                                     "negative",
+                                     c->rank, j);
             mine[1 + j] = (uint64_t)(sendcounts[j] < 0 ? 0 : sendcounts[j]) * (uint64_t)ssz;
             mine[1 + P + j] = (uint64_t)(recvcounts[j] < 0 ? 0 : recvcounts[j]) * (uint64_t)rsz;
         }
     }
     int err = local_err;
     if (mine && all) {
-        mine[0] = (uint64_t)local_err;
+        mine[0] = (uint64_t)(local_err == MPI_SUCCESS ? 0 : 1);
         MPI_Allgather(mine, (int)W, MPI_UINT64_T, all, (int)W, MPI_UINT64_T, c->comm);
         err = MPI_SUCCESS;
-        for (int r = 0; r < P && err == MPI_SUCCESS; r++)
-            if (all[(size_t)r * W] != MPI_SUCCESS)
-                err = (int)all[(size_t)r * W];
         /* What i sends to j must be what j expects from i. */
         for (int i = 0; i < P && err == MPI_SUCCESS; i++)
             for (int j = 0; j < P; j++) {
                 uint64_t s = all[(size_t)i * W + 1 + j], r = all[(size_t)j * W + 1 + P + i];
                 if (s != r) {
-                    err = MPI_ERR_TRUNCATE;
+                    err = hc__fail(MPI_ERR_TRUNCATE,
+                                   "alltoallv: rank %d sends %llu bytes to rank %d, which "
+                                   "expects %llu",
+                                   i, (unsigned long long)s, j, (unsigned long long)r);
                     break;
                 }
                 bytes[(size_t)i * P + j] = s;
@@ -194,6 +403,8 @@ static int gather_pairs(hc_comm_t *c, int local_err, const int *sendcounts, MPI_
     }
     free(mine);
     free(all);
+    /* Every rank gets the first failing rank's error and detail. */
+    err = hc__agree(c->comm, local_err != MPI_SUCCESS ? local_err : err);
     if (err != MPI_SUCCESS) {
         free(bytes);
         return err;
@@ -222,34 +433,252 @@ static char *span_copy(const char *buf, const int *counts, const int *displs, MP
     return copy;
 }
 
-/* Plan (or find) and execute an exchange whose pair sizes every rank knows (`bytes`). With
- * `record`, the outcome feeds alltoallv's speculation (speculate.c). */
-static int exchange(const void *sendbuf, const int *sendcounts, const int *sdispls,
-                    MPI_Datatype sendtype, void *recvbuf, const int *recvcounts, const int *rdispls,
-                    MPI_Datatype recvtype, int in_place, const uint64_t *bytes, int record,
-                    hc_comm_t *c)
+/* Plan the gathered matrix into the speculation entry (collective). */
+static int plan_matrix(hc_comm_t *c, const uint64_t *bytes)
 {
+    hc__spec_t *sp = &c->spec;
+    hc__entry_free(&sp->entry);
     const size_t P = (size_t)c->size;
     plan_arg_t arg = {bytes, 0, 0, 0};
-    hc__plan_entry_t *e, tmp;
-    int rc = hc__plan_get(c, HC_COLL_ALLTOALL, bytes, P * P, build_alltoall, &arg, &e, &tmp);
-    if (rc != HC_OK)
-        return hc__mpi_err(rc);
-    const hc__order_t *o;
-    int err = hc__plan_order(c, e, &o);
-    char *copy = NULL;
-    if (err == MPI_SUCCESS && in_place) {
-        copy = span_copy(recvbuf, recvcounts, rdispls, recvtype, c->size);
-        err = copy ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    hc__lookup_t lookup;
+    hc__entry_t *e;
+    /* Planned at once (this is the second sighting of the matrix): no cache, the entry moves
+     * into the speculation state. */
+    unsigned saved_entries = c->opts.cache_entries;
+    uint32_t saved_after = c->plan_after[HC_COLL_ALLTOALL];
+    c->opts.cache_entries = 0;
+    c->plan_after[HC_COLL_ALLTOALL] = 1;
+    c->stats.calls--; /* the lookup counts a call; this one is already counted */
+    int err = hc__plan_lookup(c, HC_COLL_ALLTOALL, bytes, P * P, 0, build_alltoall, &arg, &lookup,
+                              &e, &sp->entry);
+    c->opts.cache_entries = saved_entries;
+    c->plan_after[HC_COLL_ALLTOALL] = saved_after;
+    return err;
+}
+
+/* Record the gathered matrix; returns 1 when it is the one recorded last. */
+static int record_matrix(hc_comm_t *c, const uint64_t *bytes)
+{
+    hc__spec_t *sp = &c->spec;
+    const size_t P = (size_t)c->size, me = (size_t)c->rank;
+    uint64_t h = hc__fnv1a(bytes, P * P, 0xcbf29ce484222325ULL ^ c->epoch);
+    if (sp->streak > 0 && h == sp->hash) {
+        sp->streak++;
+        return 1;
     }
+    hc__entry_free(&sp->entry);
+    sp->armed = 0;
+    sp->hash = h;
+    sp->streak = 1;
+    /* Scratch messages of a speculative run are counted in MPI_BYTE: a pair over INT_MAX
+     * bytes keeps the matrix from being speculated on (streak stays 1). */
+    int dense = 1, fits = 1;
+    for (size_t i = 0; i < P; i++)
+        for (size_t j = 0; j < P; j++) {
+            fits &= bytes[i * P + j] <= INT_MAX;
+            dense &= i == j || bytes[i * P + j] > 0;
+        }
+    for (size_t j = 0; j < P; j++) {
+        sp->row[j] = bytes[me * P + j];
+        sp->col[j] = bytes[j * P + me];
+    }
+    sp->dense = dense;
+    if (!fits)
+        sp->streak = 0;
+    return 0;
+}
+
+static int native_alltoallv(hc_comm_t *c, const void *sendbuf, const int *sendcounts,
+                            const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                            const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                            MPI_Comm comm)
+{
+    c->stats.native_calls++;
+    int err = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                             recvtype, comm);
+    c->native_failed = err != MPI_SUCCESS;
+    return err;
+}
+
+/* Run a planned exchange after gathering (sizes known to match). */
+static int exchange_gathered(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o,
+                             const char *src, const int *sendcounts, const int *sdispls,
+                             MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                             const int *rdispls, MPI_Datatype recvtype)
+{
+    snprintf(c->last_algo, sizeof c->last_algo, "%s", s->algorithm);
+    c->last_predicted = s->makespan;
+    c->why = HC__WHY_NONE;
+    return hc__exec_exchange(c, s, o, src, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                             rdispls, recvtype);
+}
+
+/* alltoallv. No rank knows the whole size matrix, and gathering it costs an allgather, as much
+ * as a small exchange. So:
+ *  - under "auto", while no plan runs, calls go to the MPI library and the sizes are gathered
+ *    only at check points (every call at first, then every 2, 4, ... 256 calls while they keep
+ *    changing). When a gathered matrix equals the previous one, it is planned (candidates:
+ *    native and the model's schedules, measured as for the other collectives) and the next
+ *    calls run that plan without gathering (speculate.c), checking their own sizes;
+ *  - a forced algorithm gathers at every call until a matrix repeats, then speculates;
+ *  - a speculative run that finds changed sizes (agreed) is redone: the sizes are gathered
+ *    and the call completes with the MPI library's collective (auto) or a new plan (forced).
+ * Every state change depends only on agreed outcomes. */
+int hc__alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm native_comm, int *args_bad)
+{
+    *args_bad = 0;
+    const int in_place = sendbuf == MPI_IN_PLACE;
+    if (!recvcounts || !rdispls || (!in_place && (!sendcounts || !sdispls))) {
+        *args_bad = 1; /* the same on every rank for a correct program */
+        return hc__fail(MPI_ERR_ARG, "alltoallv: a count or displacement array is NULL");
+    }
+    if (in_place) {
+        sendcounts = recvcounts;
+        sdispls = rdispls;
+        sendtype = recvtype;
+    }
+    int local = MPI_SUCCESS;
+    if (type_problem(sendtype) || type_problem(recvtype))
+        local = hc__fail(MPI_ERR_TYPE, "alltoallv: rank %d: %s", c->rank,
+                         type_problem(sendtype) ? type_problem(sendtype) : type_problem(recvtype));
+    const char *algo = c->algo[HC_COLL_ALLTOALL];
+    const int forced = strcmp(algo, "auto") != 0;
+    hc__spec_t *sp = &c->spec;
+    c->stats.calls++;
+    c->native_failed = 0;
+    sp->calls++;
+    if (strcmp(algo, "native") == 0 || c->size == 1) {
+        hc__native_because(c, HC__WHY_POLICY, "native");
+        return native_alltoallv(c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                rdispls, recvtype, native_comm);
+    }
+    /* In place, a speculative run may need a redo: its send side is a copy of the original. */
+    char *copy = NULL;
+    const char *src = sendbuf;
+    int err = MPI_SUCCESS, checking = 0;
+    if (sp->armed) {
+        hc__entry_t *e = &sp->entry;
+        e->calls++;
+        const int measuring = e->tuning;
+        uint32_t k = hc__tune_pick(c, e);
+        const hc_schedule_t *s = e->cand[k].s;
+        if (!s && !e->tuning && sp->calls >= sp->check_at) {
+            checking = 1; /* native was chosen: see now and then whether the sizes changed */
+        } else if (!s) {
+            c->stats.cache_hits++;
+            hc__native_because(c, HC__WHY_POLICY, "measured");
+            err = native_alltoallv(c, in_place ? MPI_IN_PLACE : sendbuf, sendcounts, sdispls,
+                                   sendtype, recvbuf, recvcounts, rdispls, recvtype, native_comm);
+            if (err == MPI_SUCCESS && measuring)
+                err = hc__tune_done(c, e, k);
+            return err;
+        } else {
+            const hc__order_t *o;
+            err = hc__cand_order(c, &e->cand[k], &o);
+            if (err == MPI_SUCCESS && in_place && local == MPI_SUCCESS) {
+                copy = span_copy(recvbuf, recvcounts, rdispls, recvtype, c->size);
+                err = copy ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+                src = copy;
+            }
+            int stale = 0;
+            if (err == MPI_SUCCESS)
+                err = hc__spec_run(c, s, o, local == MPI_SUCCESS, src, sendcounts, sdispls,
+                                   sendtype, recvbuf, recvcounts, rdispls, recvtype, &stale);
+            if (err == MPI_SUCCESS && !stale) {
+                c->stats.cache_hits++;
+                c->stats.speculated++;
+                c->why = HC__WHY_NONE;
+                snprintf(c->last_algo, sizeof c->last_algo, "%s", s->algorithm);
+                c->last_predicted = s->makespan;
+                if (measuring)
+                    err = hc__tune_done(c, e, k);
+                free(copy);
+                return err;
+            }
+            if (err != MPI_SUCCESS) {
+                free(copy);
+                return err;
+            }
+            /* Agreed: some rank's sizes changed. Gather and redo. */
+            c->stats.spec_misses++;
+            hc__entry_free(&sp->entry);
+            sp->armed = 0;
+            sp->streak = 0;
+            checking = 1;
+        }
+    }
+    if (!forced && !checking && sp->calls < sp->check_at) {
+        hc__native_because(c, HC__WHY_POLICY, "sizes not known yet");
+        return native_alltoallv(c, in_place ? MPI_IN_PLACE : sendbuf, sendcounts, sdispls, sendtype,
+                                recvbuf, recvcounts, rdispls, recvtype, native_comm);
+    }
+    /* Gather the sizes (and every rank's argument errors). */
+    uint64_t *bytes = NULL;
+    err = gather_pairs(c, local, sendcounts, local == MPI_SUCCESS ? sendtype : MPI_BYTE, recvcounts,
+                       local == MPI_SUCCESS ? recvtype : MPI_BYTE, &bytes);
+    if (err != MPI_SUCCESS) {
+        free(copy);
+        *args_bad = 1;
+        hc__entry_free(&sp->entry);
+        sp->armed = 0;
+        sp->streak = 0;
+        return err;
+    }
+    const int same = record_matrix(c, bytes);
+    const void *redo_src = copy ? copy : (in_place ? MPI_IN_PLACE : sendbuf);
+    if (forced) {
+        if (sp->entry.n_cand == 0)
+            err = plan_matrix(c, bytes);
+        const hc__order_t *o = NULL;
+        if (err == MPI_SUCCESS && sp->entry.cand[0].s)
+            err = hc__cand_order(c, &sp->entry.cand[0], &o);
+        if (err == MPI_SUCCESS && sp->entry.cand[0].s) {
+            char *pcopy = NULL;
+            if (in_place && !copy) {
+                pcopy = span_copy(recvbuf, recvcounts, rdispls, recvtype, c->size);
+                err = pcopy ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+            }
+            if (err == MPI_SUCCESS)
+                err = exchange_gathered(c, sp->entry.cand[0].s, o,
+                                        copy    ? copy
+                                        : pcopy ? pcopy
+                                                : sendbuf,
+                                        sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                        recvtype);
+            free(pcopy);
+            sp->armed = err == MPI_SUCCESS && sp->streak >= 2;
+        } else if (err == MPI_SUCCESS) { /* planning failed in the drop-in: native */
+            err = native_alltoallv(c, redo_src, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                   rdispls, recvtype, native_comm);
+        }
+        free(bytes);
+        free(copy);
+        return err;
+    }
+    if (!same) {
+        sp->interval = sp->interval * 2 > 256 ? 256 : sp->interval * 2;
+        sp->check_at = sp->calls + sp->interval;
+        hc__native_because(c, HC__WHY_POLICY, "sizes changed");
+    } else if (sp->entry.n_cand == 0) {
+        /* The same matrix twice in a row: plan it; the next calls measure the candidates. */
+        err = plan_matrix(c, bytes);
+        sp->armed = err == MPI_SUCCESS;
+        if (c->why < HC__WHY_FAILURES)
+            hc__native_because(c, HC__WHY_POLICY, "planned for the next calls");
+    } else {
+        /* A check point while native runs: the sizes did not change. */
+        sp->armed = 1;
+        sp->interval = sp->interval * 2 > 256 ? 256 : sp->interval * 2;
+        sp->check_at = sp->calls + sp->interval;
+        hc__native_because(c, HC__WHY_POLICY, "measured");
+    }
+    free(bytes);
     if (err == MPI_SUCCESS)
-        err = hc__exec_exchange(c, e->s, o, in_place ? copy : sendbuf, sendcounts, sdispls,
-                                sendtype, recvbuf, recvcounts, rdispls, recvtype);
+        err = native_alltoallv(c, redo_src, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                               rdispls, recvtype, native_comm);
     free(copy);
-    if (err == MPI_SUCCESS && record)
-        hc__spec_record(c, bytes, e);
-    if (e == &tmp)
-        hc__plan_entry_free(&tmp);
     return err;
 }
 
@@ -258,220 +687,151 @@ int hc_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[
                  MPI_Datatype recvtype, hc_comm_t *c)
 {
     if (!c)
-        return MPI_ERR_COMM;
-    int local = MPI_SUCCESS;
-    const int in_place = sendbuf == MPI_IN_PLACE;
-    if (!recvcounts || !rdispls || (!in_place && (!sendcounts || !sdispls)))
-        return MPI_ERR_ARG; /* the same on every rank for a correct program */
-    if (in_place) {
-        sendcounts = recvcounts;
-        sdispls = rdispls;
+        return hc__raise(c, hc__fail(MPI_ERR_COMM, "alltoallv: the hetcoll communicator is NULL"));
+    int bad;
+    return hc__raise(c, hc__alltoallv(c, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                      recvcounts, rdispls, recvtype, c->comm, &bad));
+}
+
+/* Alltoall: every pair carries the same bytes, which every rank knows, so unlike alltoallv no
+ * size gathering is needed (MPI requires matching signatures). */
+int hc__alltoall_start(hc_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       int recvcount, MPI_Datatype recvtype, hc__call_t *call)
+{
+    memset(call, 0, sizeof *call);
+    call->native = 1;
+    if (!c)
+        return hc__fail(MPI_ERR_COMM, "alltoall: the hetcoll communicator is NULL");
+    if (sendbuf == MPI_IN_PLACE) { /* the send count and type are ignored */
+        sendcount = recvcount;
         sendtype = recvtype;
     }
-    if (sendtype == MPI_DATATYPE_NULL || recvtype == MPI_DATATYPE_NULL)
-        local = MPI_ERR_TYPE;
-    /* In place, the send side is a copy taken before anything arrives: a speculative run
-     * that has to be redone must still find the original data. */
-    char *copy = NULL;
-    if (in_place && local == MPI_SUCCESS) {
-        copy = span_copy(recvbuf, recvcounts, rdispls, recvtype, c->size);
-        if (!copy)
-            local = MPI_ERR_NO_MEM;
+    if (sendcount < 0 || recvcount < 0)
+        return hc__fail(MPI_ERR_COUNT, "alltoall: count %d is negative",
+                        sendcount < 0 ? sendcount : recvcount);
+    if (type_problem(sendtype) || type_problem(recvtype))
+        return hc__fail(MPI_ERR_TYPE, "alltoall: %s",
+                        type_problem(sendtype) ? type_problem(sendtype) : type_problem(recvtype));
+    int rsize = 0;
+    MPI_Type_size(recvtype, &rsize);
+    const uint64_t pair = (uint64_t)recvcount * (uint64_t)rsize;
+    if (pair == 0 || c->size == 1) {
+        c->stats.calls++;
+        hc__native_because(c, HC__WHY_POLICY, "nothing to move");
+        return MPI_SUCCESS;
     }
-    const char *src = in_place ? copy : sendbuf;
-    int done = 0;
-    int err = hc__spec_try(c, local == MPI_SUCCESS, src, sendcounts, sdispls, sendtype, recvbuf,
-                           recvcounts, rdispls, recvtype, &done);
-    uint64_t *bytes = NULL;
-    if (err == MPI_SUCCESS && !done) {
-        err = gather_pairs(c, local, sendcounts, local == MPI_SUCCESS ? sendtype : MPI_BYTE,
-                           recvcounts, local == MPI_SUCCESS ? recvtype : MPI_BYTE, &bytes);
-        if (err != MPI_SUCCESS)
-            c->spec.streak = 0; /* agreed: every rank got the error */
-        else
-            err = exchange(src, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                           recvtype, 0, bytes, 1, c);
-    }
-    free(bytes);
-    free(copy);
+    uint64_t key[1] = {hc__size_class(pair)};
+    plan_arg_t arg = {NULL, pair, 0, 0};
+    hc__lookup_t lookup;
+    int err = hc__plan_lookup(c, HC_COLL_ALLTOALL, key, 1, pair, build_alltoall, &arg, &lookup,
+                              &call->e, &call->tmp);
+    if (err == MPI_SUCCESS)
+        err = choose(c, lookup, call);
     return err;
 }
 
-/* Alltoall: every pair carries sendcount elements, which every rank knows, so unlike
- * alltoallv no size gathering is needed (MPI requires matching signatures, as for
- * MPI_Alltoall). */
-int hc_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, hc_comm_t *c)
+int hc__alltoall_run(hc_comm_t *c, hc__call_t *call, const void *sendbuf, int sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype)
 {
-    if (!c)
-        return MPI_ERR_COMM;
-    if (sendcount < 0 || recvcount < 0)
-        return MPI_ERR_COUNT;
     const int in_place = sendbuf == MPI_IN_PLACE;
     if (in_place) {
         sendcount = recvcount;
         sendtype = recvtype;
     }
-    if (sendtype == MPI_DATATYPE_NULL || recvtype == MPI_DATATYPE_NULL)
-        return MPI_ERR_TYPE;
-    int tsize;
-    MPI_Type_size(sendtype, &tsize);
     const int P = c->size;
     int *v = malloc(sizeof *v * 4 * (size_t)P);
-    uint64_t *bytes = malloc(sizeof *bytes * (size_t)P * (size_t)P);
-    int err = v && bytes ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    if (err == MPI_SUCCESS) {
-        for (int i = 0; i < P; i++) {
-            v[i] = sendcount;
-            v[P + i] = i * sendcount;
-            v[2 * P + i] = recvcount;
-            v[3 * P + i] = i * recvcount;
-        }
-        for (size_t i = 0; i < (size_t)P * (size_t)P; i++)
-            bytes[i] = (uint64_t)sendcount * (uint64_t)tsize;
-        err = exchange(in_place ? MPI_IN_PLACE : sendbuf, v, v + P, sendtype, recvbuf, v + 2 * P,
-                       v + 3 * P, recvtype, in_place, bytes, 0, c);
+    if (!v)
+        return hc__fail(MPI_ERR_NO_MEM, "out of memory");
+    for (int i = 0; i < P; i++) {
+        v[i] = sendcount;
+        v[P + i] = i * sendcount;
+        v[2 * P + i] = recvcount;
+        v[3 * P + i] = i * recvcount;
     }
+    char *copy = NULL;
+    int err = MPI_SUCCESS;
+    if (in_place) { /* the receive buffer's span is the send side: copy it first */
+        copy = span_copy(recvbuf, v + 2 * P, v + 3 * P, recvtype, P);
+        err = copy ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    }
+    if (err == MPI_SUCCESS)
+        err = hc__exec_exchange(c, call->e->cand[call->k].s, call->o, in_place ? copy : sendbuf, v,
+                                v + P, sendtype, recvbuf, v + 2 * P, v + 3 * P, recvtype);
+    free(copy);
     free(v);
-    free(bytes);
     return err;
 }
+
+int hc_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, hc_comm_t *c)
+{
+    hc__call_t call;
+    int err = hc__alltoall_start(c, sendbuf, sendcount, sendtype, recvcount, recvtype, &call);
+    if (err != MPI_SUCCESS) {
+        if (c)
+            hc__call_end(c, &call, err);
+        return hc__raise(c, err);
+    }
+    err = call.native
+              ? PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, c->comm)
+              : hc__alltoall_run(c, &call, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                 recvtype);
+    return hc__raise(c, hc__call_end(c, &call, err));
+}
+
+/* ---- redistribution ---- */
 
 int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdispls[], void *recvbuf,
                     const int recvcounts[], const int rdispls[], MPI_Datatype type, int k,
                     hc_comm_t *c)
 {
     if (!c)
-        return MPI_ERR_COMM;
-    if (!sendcounts || !sdispls || !recvcounts || !rdispls || sendbuf == MPI_IN_PLACE)
-        return MPI_ERR_ARG;
-    int local = type == MPI_DATATYPE_NULL ? MPI_ERR_TYPE : MPI_SUCCESS;
+        return hc__raise(c,
+                         hc__fail(MPI_ERR_COMM, "redistribute: the hetcoll communicator is NULL"));
+    if (!sendcounts || !sdispls || !recvcounts || !rdispls)
+        return hc__raise(c, hc__fail(MPI_ERR_ARG, "redistribute: a count or displacement array "
+                                                  "is NULL"));
+    if (sendbuf == MPI_IN_PLACE)
+        return hc__raise(c, hc__fail(MPI_ERR_BUFFER, "redistribute: MPI_IN_PLACE is not "
+                                                     "supported"));
+    int local = type_problem(type) ? hc__fail(MPI_ERR_TYPE, "redistribute: %s", type_problem(type))
+                                   : MPI_SUCCESS;
     uint64_t *bytes = NULL;
     MPI_Datatype t = local == MPI_SUCCESS ? type : MPI_BYTE;
     int err = gather_pairs(c, local, sendcounts, t, recvcounts, t, &bytes);
     if (err != MPI_SUCCESS)
-        return err;
+        return hc__raise(c, err);
     const size_t P = (size_t)c->size;
     int any = 0;
     for (size_t i = 0; i < P; i++)
         for (size_t j = 0; j < P; j++)
             any |= i != j && bytes[i * P + j] > 0;
-    if (!any) { /* nothing crosses: only the local copy */
-        free(bytes);
-        MPI_Aint lb, ext;
-        MPI_Type_get_extent(type, &lb, &ext);
-        const int me = c->rank;
-        if (sendcounts[me] == 0)
-            return MPI_SUCCESS;
-        return MPI_Sendrecv((const char *)sendbuf + sdispls[me] * ext, sendcounts[me], type, me, 0,
-                            (char *)recvbuf + rdispls[me] * ext, recvcounts[me], type, me, 0,
-                            c->comm, MPI_STATUS_IGNORE);
+    uint64_t *key = any ? malloc(sizeof *key * (P * P + 1)) : NULL;
+    hc__call_t call;
+    memset(&call, 0, sizeof call);
+    call.native = 1;
+    if (!any) {
+        c->stats.calls++;
+        hc__native_because(c, HC__WHY_POLICY, "nothing crosses");
+    } else if (!key) {
+        err = hc__fail(MPI_ERR_NO_MEM, "out of memory"); /* the same size everywhere; rare */
+    } else {
+        memcpy(key, bytes, sizeof *key * P * P);
+        key[P * P] = (uint64_t)(int64_t)k;
+        plan_arg_t arg = {bytes, 0, 0, k};
+        hc__lookup_t lookup;
+        err = hc__plan_lookup(c, HC_COLL_REDISTRIBUTE, key, P * P + 1, 0, build_redistribute, &arg,
+                              &lookup, &call.e, &call.tmp);
+        if (err == MPI_SUCCESS)
+            err = choose(c, lookup, &call);
     }
-    uint64_t *key = malloc(sizeof *key * (P * P + 1));
-    if (!key) {
-        free(bytes);
-        return MPI_ERR_NO_MEM; /* every rank allocates the same size; rare and local */
-    }
-    memcpy(key, bytes, sizeof *key * P * P);
-    key[P * P] = (uint64_t)(int64_t)k;
-    plan_arg_t arg = {bytes, 0, 0, k};
-    hc__plan_entry_t *e, tmp;
-    int rc =
-        hc__plan_get(c, HC_COLL_REDISTRIBUTE, key, P * P + 1, build_redistribute, &arg, &e, &tmp);
     free(key);
     free(bytes);
-    if (rc != HC_OK)
-        return hc__mpi_err(rc);
-    err = hc__exec_redistribute(c, e->s, e->members, sendbuf, sendcounts, sdispls, recvbuf,
-                                recvcounts, rdispls, type);
-    if (e == &tmp)
-        hc__plan_entry_free(&tmp);
-    return err;
-}
-
-/* Arguments of the rooted collectives; the same on every rank of a correct program. */
-static int check_rooted(const hc_comm_t *c, int count, MPI_Datatype type, int root)
-{
-    if (!c)
-        return MPI_ERR_COMM;
-    if (root < 0 || root >= c->size)
-        return MPI_ERR_ROOT;
-    if (count < 0)
-        return MPI_ERR_COUNT;
-    if (type == MPI_DATATYPE_NULL)
-        return MPI_ERR_TYPE;
-    return MPI_SUCCESS;
-}
-
-int hc_bcast(void *buf, int count, MPI_Datatype type, int root, hc_comm_t *c)
-{
-    int err = check_rooted(c, count, type, root);
-    if (err != MPI_SUCCESS)
-        return err;
-    int tsize;
-    MPI_Type_size(type, &tsize);
-    if (count == 0 || tsize == 0 || c->size == 1)
-        return MPI_SUCCESS;
-    uint64_t key[2] = {(uint64_t)count * (uint64_t)tsize, (uint64_t)root};
-    plan_arg_t arg = {NULL, key[0], (uint32_t)root, 0};
-    hc__plan_entry_t *e, tmp;
-    int rc = hc__plan_get(c, HC_COLL_BCAST, key, 2, build_bcast, &arg, &e, &tmp);
-    if (rc != HC_OK)
-        return hc__mpi_err(rc);
-    const hc_schedule_t *s;
-    const hc__order_t *o;
-    int trial;
-    err = hc__plan_select(c, e, &s, &o, &trial);
     if (err == MPI_SUCCESS)
-        err = hc__exec_bcast(c, s, o, buf, count, type);
-    if (err == MPI_SUCCESS)
-        err = hc__plan_trial_end(c, e, trial);
-    if (e == &tmp)
-        hc__plan_entry_free(&tmp);
-    return err;
-}
-
-int hc_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-              hc_comm_t *c)
-{
-    int err = check_rooted(c, count, type, root);
-    if (err != MPI_SUCCESS)
-        return err;
-    if (op == MPI_OP_NULL)
-        return MPI_ERR_OP;
-    if (sendbuf == MPI_IN_PLACE && c->rank != root)
-        return MPI_ERR_BUFFER;
-    if (count == 0)
-        return MPI_SUCCESS;
-    int commute = 0;
-    MPI_Op_commutative(op, &commute);
-    if (!commute || c->size == 1) {
-        /* Our schedules combine in arrival order; a non-commutative op needs rank order. */
-        c->stats.fallbacks++;
-        if (c->opts.verbose && c->rank == 0)
-            fprintf(stderr, "hetcoll: reduce: op is not commutative, using PMPI_Reduce\n");
-        snprintf(c->last_algo, sizeof c->last_algo, "PMPI_Reduce");
-        return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, c->comm);
-    }
-    int tsize;
-    MPI_Type_size(type, &tsize);
-    uint64_t key[2] = {(uint64_t)count * (uint64_t)tsize, (uint64_t)root};
-    plan_arg_t arg = {NULL, key[0], (uint32_t)root, 0};
-    hc__plan_entry_t *e, tmp;
-    int rc = hc__plan_get(c, HC_COLL_REDUCE, key, 2, build_reduce, &arg, &e, &tmp);
-    if (rc != HC_OK)
-        return hc__mpi_err(rc);
-    const char *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    const hc_schedule_t *s;
-    const hc__order_t *o;
-    int trial;
-    err = hc__plan_select(c, e, &s, &o, &trial);
-    /* The result builds up where it is wanted: the root's recvbuf. */
-    if (err == MPI_SUCCESS)
-        err = hc__exec_reduce(c, s, o, mine, c->rank == root ? recvbuf : NULL, count, type, op);
-    if (err == MPI_SUCCESS)
-        err = hc__plan_trial_end(c, e, trial);
-    if (e == &tmp)
-        hc__plan_entry_free(&tmp);
-    return err;
+        err = call.native
+                  ? PMPI_Alltoallv(sendbuf, sendcounts, sdispls, type, recvbuf, recvcounts, rdispls,
+                                   type, c->comm)
+                  : hc__exec_redistribute(c, call.e->cand[call.k].s, call.e->members, sendbuf,
+                                          sendcounts, sdispls, recvbuf, recvcounts, rdispls, type);
+    return hc__raise(c, hc__call_end(c, &call, err));
 }

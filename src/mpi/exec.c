@@ -6,20 +6,12 @@
  * consistent with a global time order (docs/design.md, "MPI runtime"): the earliest
  * unfinished event is at the head of both its sender's and its receiver's queues, so both
  * sides have posted it and it completes. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mpi_internal.h"
-
-void hc__segment(int count, uint32_t n, uint32_t k, int *first, int *len)
-{
-    if (n == 0)
-        n = 1;
-    long long a = (long long)count * k / n, b = (long long)count * (k + 1) / n;
-    *first = (int)a;
-    *len = (int)(b - a);
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -27,7 +19,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static const hc_schedule_t *sort_sched; /* qsort has no context argument */
+/* qsort has no context argument; one per thread (MPI_THREAD_MULTIPLE). */
+static _Thread_local const hc_schedule_t *sort_sched;
 
 static int by_start(const void *pa, const void *pb)
 {
@@ -232,87 +225,86 @@ int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o
     return err;
 }
 
-/* The elements an event of a segmented broadcast carries: its segment, or the whole buffer when
- * the event's size is the whole message (hierarchical schedules send whole messages between
- * clusters and segments inside them). Returns 1 for a whole-message event. */
-static int bcast_span(const hc_event_t *e, int count, uint32_t nseg, uint64_t total, int *f, int *n)
+/* A whole-message tree: receive once, then forward in planned order. */
+static int bcast_whole(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *buf,
+                       int count, MPI_Datatype type, uint64_t total)
 {
-    if (e->bytes == total) {
+    const size_t *sends = o->sends, *recvs = o->recvs, ns = o->ns, nr = o->nr;
+    int err = MPI_SUCCESS;
+    for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++)
+        err =
+            MPI_Recv(buf, count, type, (int)s->events[recvs[i]].src, 2, c->comm, MPI_STATUS_IGNORE);
+    hc__sleep(ns > 0 ? hc__fault_delay(c->rank) : 0.0);
+    if (total > 4096 || ns < 2) {
+        /* One send at a time: the 1-port order the plan was timed with. */
+        for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++)
+            err = MPI_Send(buf, count, type, (int)s->events[sends[i]].dst, 2, c->comm);
+        return err;
+    }
+    /* Small messages leave eagerly, so sequential sends only add a wait per child: post them
+     * all (still in planned order) and wait once. */
+    MPI_Request *req = malloc(sizeof *req * ns);
+    MPI_Status *st = malloc(sizeof *st * ns);
+    err = req && st ? err : MPI_ERR_NO_MEM;
+    size_t posted = 0;
+    for (; err == MPI_SUCCESS && posted < ns; posted++)
+        err = MPI_Isend(buf, count, type, (int)s->events[sends[posted]].dst, 2, c->comm,
+                        &req[posted]);
+    if (posted > 0) {
+        int werr = MPI_Waitall((int)posted, req, st);
+        err = err == MPI_SUCCESS ? werr : err;
+    }
+    free(req);
+    free(st);
+    return err;
+}
+
+/* The bytes an event of a segmented broadcast carries: its segment of the `total` bytes, or
+ * all of them when the event moves the whole message (hierarchical schedules send whole
+ * messages between clusters and segments inside them). Returns 1 for a whole-message event. */
+static int bcast_span(const hc_event_t *e, int total, uint32_t nseg, uint64_t plan_bytes, int *f,
+                      int *n)
+{
+    if (e->bytes == plan_bytes) {
         *f = 0;
-        *n = count;
+        *n = total;
         return 1;
     }
-    hc__segment(count, nseg, e->seg, f, n);
+    hc__segment(total, nseg, e->seg, f, n);
     return 0;
 }
 
-/* Broadcast along the schedule's events: segment k of the buffer travels as tag 2 + k. A send
- * is posted only once its segment is held (a whole-message event: once every segment is). */
-int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *buf, int count,
-                   MPI_Datatype type)
+/* A segmented broadcast over `total` bytes: segment k travels as tag 2 + k. A send is posted
+ * only once its segment is held (a whole-message event: once every segment is). */
+static int bcast_segments(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *bytes,
+                          int total, uint64_t plan_bytes)
 {
-    MPI_Aint lb, ext;
-    MPI_Type_get_extent(type, &lb, &ext);
-    if (s->parent2)
-        return hc__exec_ttcc(c, s, buf, count, type);
     const uint32_t me = (uint32_t)c->rank, nseg = s->n_segments ? s->n_segments : 1;
     const size_t *sends = o->sends, *recvs = o->recvs, ns = o->ns, nr = o->nr;
-    int err = MPI_SUCCESS;
-    if (nseg == 1) {
-        /* Whole-message tree: receive once, then forward in planned order. */
-        for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++)
-            err = MPI_Recv(buf, count, type, (int)s->events[recvs[i]].src, 2, c->comm,
-                           MPI_STATUS_IGNORE);
-        int tsize = 0;
-        MPI_Type_size(type, &tsize);
-        if ((uint64_t)count * (uint64_t)tsize > 4096 || ns < 2) {
-            /* One send at a time: the 1-port order the plan was timed with. */
-            for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++)
-                err = MPI_Send(buf, count, type, (int)s->events[sends[i]].dst, 2, c->comm);
-            return err;
-        }
-        /* Small messages leave eagerly, so sequential sends only add a wait per child: post
-         * them all (still in planned order) and wait once. */
-        MPI_Request *req = malloc(sizeof *req * ns);
-        MPI_Status *st = malloc(sizeof *st * ns);
-        err = req && st ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-        size_t posted = 0;
-        for (; err == MPI_SUCCESS && posted < ns; posted++)
-            err = MPI_Isend(buf, count, type, (int)s->events[sends[posted]].dst, 2, c->comm,
-                            &req[posted]);
-        if (posted > 0) {
-            int werr = MPI_Waitall((int)posted, req, st);
-            err = err == MPI_SUCCESS ? werr : err;
-        }
-        free(req);
-        free(st);
-        return err;
-    }
     unsigned char *held = calloc(nseg, 1);
     if (!held)
         return MPI_ERR_NO_MEM;
     if (me == s->root)
         memset(held, 1, nseg);
-    int tsize = 0;
-    MPI_Type_size(type, &tsize);
-    const uint64_t total = (uint64_t)count * (uint64_t)tsize;
     uint32_t n_held = 0;
-    for (uint32_t k = 0; k < nseg; k++) { /* empty segments (count < nseg) are held by all */
+    for (uint32_t k = 0; k < nseg; k++) { /* empty segments (total < nseg) are held by all */
         int f, n;
-        hc__segment(count, nseg, k, &f, &n);
+        hc__segment(total, nseg, k, &f, &n);
         if (n == 0)
             held[k] = 1;
         n_held += held[k];
     }
+    double delay = ns > 0 ? hc__fault_delay(c->rank) : 0.0;
+    int err = MPI_SUCCESS;
     MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     size_t is = 0, ir = 0;
     uint32_t rseg = 0;
     int rwhole = 0;
     for (;;) {
-        /* Skip events whose segment is empty (count smaller than the segment count). */
+        /* Skip events whose segment is empty. */
         while (is < ns) {
             int f, n;
-            bcast_span(&s->events[sends[is]], count, nseg, total, &f, &n);
+            bcast_span(&s->events[sends[is]], total, nseg, plan_bytes, &f, &n);
             if (n > 0)
                 break;
             is++;
@@ -320,7 +312,7 @@ int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, c
         while (ir < nr && req[1] == MPI_REQUEST_NULL) {
             int f, n;
             const hc_event_t *e = &s->events[recvs[ir]];
-            bcast_span(e, count, nseg, total, &f, &n);
+            bcast_span(e, total, nseg, plan_bytes, &f, &n);
             if (n > 0)
                 break;
             n_held += !held[e->seg];
@@ -328,25 +320,30 @@ int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, c
             ir++;
         }
         if (req[0] == MPI_REQUEST_NULL && is < ns &&
-            (s->events[sends[is]].bytes == total ? n_held == nseg
-                                                 : held[s->events[sends[is]].seg])) {
+            (s->events[sends[is]].bytes == plan_bytes ? n_held == nseg
+                                                      : held[s->events[sends[is]].seg])) {
             const hc_event_t *e = &s->events[sends[is++]];
             int f, n;
-            bcast_span(e, count, nseg, total, &f, &n);
-            err = MPI_Isend(buf + f * ext, n, type, (int)e->dst, 2 + (int)e->seg, c->comm, &req[0]);
+            bcast_span(e, total, nseg, plan_bytes, &f, &n);
+            hc__sleep(delay);
+            delay = 0;
+            err = MPI_Isend(bytes + f, n, MPI_BYTE, (int)e->dst, 2 + (int)e->seg, c->comm, &req[0]);
         }
         if (err == MPI_SUCCESS && req[1] == MPI_REQUEST_NULL && ir < nr) {
             const hc_event_t *e = &s->events[recvs[ir++]];
             int f, n;
-            rwhole = bcast_span(e, count, nseg, total, &f, &n);
+            rwhole = bcast_span(e, total, nseg, plan_bytes, &f, &n);
             rseg = e->seg;
-            err = MPI_Irecv(buf + f * ext, n, type, (int)e->src, 2 + (int)e->seg, c->comm, &req[1]);
+            err = MPI_Irecv(bytes + f, n, MPI_BYTE, (int)e->src, 2 + (int)e->seg, c->comm, &req[1]);
         }
         if (err != MPI_SUCCESS)
             break;
         if (req[0] == MPI_REQUEST_NULL && req[1] == MPI_REQUEST_NULL) {
             if (is < ns) /* a send waits for a segment nobody will deliver: bad schedule */
-                err = MPI_ERR_OTHER;
+                err = hc__fail(MPI_ERR_INTERN,
+                               "broadcast schedule %s: rank %u never receives a "
+                               "segment it must forward",
+                               s->algorithm, me);
             break;
         }
         int idx;
@@ -362,6 +359,79 @@ int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, c
             break;
     }
     free(held);
+    return err;
+}
+
+/* 1 when `count` units of `type` are the bytes [buf + true_lb, + count * size) in signature
+ * order: predefined types without holes and contiguous types of such. (A type whose true
+ * extent equals its size may still have holes and overlaps, so the constructor is checked.) */
+static int dense_type(MPI_Datatype type, int count)
+{
+    int ni, na, nd, comb, size;
+    MPI_Aint lb, ext, tlb, text;
+    MPI_Type_size(type, &size);
+    MPI_Type_get_extent(type, &lb, &ext);
+    MPI_Type_get_true_extent(type, &tlb, &text);
+    if (text != size || (count > 1 && ext != size))
+        return 0;
+    MPI_Type_get_envelope(type, &ni, &na, &nd, &comb);
+    if (comb == MPI_COMBINER_NAMED)
+        return 1;
+    if ((comb != MPI_COMBINER_CONTIGUOUS && comb != MPI_COMBINER_DUP) || nd != 1 || ni > 1 ||
+        na > 0)
+        return 0;
+    int ints[1];
+    MPI_Aint addrs[1];
+    MPI_Datatype inner;
+    MPI_Type_get_contents(type, ni, na, nd, ints, addrs, &inner);
+    int inner_n = comb == MPI_COMBINER_CONTIGUOUS ? ints[0] : 1;
+    int d = dense_type(inner, inner_n);
+    int ic, ia, id, icomb;
+    MPI_Type_get_envelope(inner, &ic, &ia, &id, &icomb);
+    if (icomb != MPI_COMBINER_NAMED)
+        MPI_Type_free(&inner);
+    return d;
+}
+
+int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *buf, int count,
+                   MPI_Datatype type, uint64_t plan_bytes)
+{
+    int tsize = 0;
+    MPI_Type_size(type, &tsize);
+    const uint64_t total = (uint64_t)count * (uint64_t)tsize;
+    if (!s->parent2 && s->n_segments <= 1)
+        return bcast_whole(c, s, o, buf, count, type, total);
+    /* Segments are cut in bytes of the type signature, the same on every rank whatever its
+     * datatype (a root sending N ints and ranks receiving one contiguous type of N ints cut
+     * the same segments). Dense data travels in place; other layouts are packed into scratch
+     * (MPI_Pack writes the raw bytes here: c->raw_pack, checked when the communicator was
+     * created). The caller checked total <= INT_MAX. */
+    char *bytes;
+    const int packed = !dense_type(type, count);
+    if (packed) {
+        bytes = hc__scratch(c, total ? total : 1);
+        if (!bytes)
+            return hc__fail(MPI_ERR_NO_MEM, "out of memory: %llu bytes of broadcast scratch",
+                            (unsigned long long)total);
+        int pos = 0;
+        if (c->rank == (int)s->root &&
+            (MPI_Pack(buf, count, type, bytes, (int)total, &pos, c->comm) != MPI_SUCCESS ||
+             (uint64_t)pos != total))
+            return hc__fail(MPI_ERR_TYPE,
+                            "MPI_Pack of the broadcast datatype did not give %llu "
+                            "bytes",
+                            (unsigned long long)total);
+    } else {
+        MPI_Aint tlb, text;
+        MPI_Type_get_true_extent(type, &tlb, &text);
+        bytes = buf + tlb;
+    }
+    int err = s->parent2 ? hc__exec_ttcc(c->comm, c->rank, c->size, s, bytes, (int)total, MPI_BYTE)
+                         : bcast_segments(c, s, o, bytes, (int)total, plan_bytes);
+    if (err == MPI_SUCCESS && packed && c->rank != (int)s->root) {
+        int pos = 0;
+        err = MPI_Unpack(bytes, (int)total, &pos, buf, count, type, c->comm);
+    }
     return err;
 }
 
@@ -459,6 +529,8 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
             }
         }
         const char *src = nr > 0 ? acc + f * ext : mine + f * ext;
+        if (k == 0 && ns > 0)
+            hc__sleep(hc__fault_delay(c->rank));
         for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++) {
             err = MPI_Wait(&up[k % 2], MPI_STATUS_IGNORE);
             if (err == MPI_SUCCESS)

@@ -15,10 +15,8 @@
  * Each edge thus carries exactly one STOP and one END, so every posted request completes.
  * No cycle of waits is possible: a node always has a receive posted on each live incoming
  * edge and answers STOP without waiting for anything but its own in-flight send. */
-#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mpi_internal.h"
 
@@ -48,20 +46,6 @@ typedef struct {
     int stop_sent;
 } in_edge_t;
 
-/* Optional fault injection for tests: HETCOLL_FAULT_DELAY="rank:seconds" makes that rank
- * sleep before its first forward. */
-static double fault_delay(int rank)
-{
-    const char *e = getenv("HETCOLL_FAULT_DELAY");
-    if (!e)
-        return 0.0;
-    char *end;
-    long r = strtol(e, &end, 10);
-    if (*end != ':' || r != rank)
-        return 0.0;
-    return strtod(end + 1, NULL);
-}
-
 static int cmp_start(const hc_schedule_t *s, size_t a, size_t b)
 {
     return s->events[a].start < s->events[b].start   ? -1
@@ -69,12 +53,13 @@ static int cmp_start(const hc_schedule_t *s, size_t a, size_t b)
                                                      : (a > b) - (a < b);
 }
 
-int hc__exec_ttcc(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, MPI_Datatype type)
+int hc__exec_ttcc(MPI_Comm comm, int rank, int size, const hc_schedule_t *s, char *buf, int count,
+                  MPI_Datatype type)
 {
     MPI_Aint lb, ext, tlb, text;
     MPI_Type_get_extent(type, &lb, &ext);
     MPI_Type_get_true_extent(type, &tlb, &text);
-    const int me = c->rank, P = c->size;
+    const int me = rank, P = size;
     uint32_t nseg = s->n_segments > 1 ? s->n_segments : 16;
     if (nseg > 4096) /* tags: TAG_DATA + 2 * nseg must stay below MPI_TAG_UB (>= 32767) */
         nseg = 4096;
@@ -115,8 +100,8 @@ int hc__exec_ttcc(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, MP
         out[i].end_val = 0;
         out[i].stop_req = out[i].end_req = MPI_REQUEST_NULL;
         if (err == MPI_SUCCESS)
-            err = MPI_Irecv(&out[i].stop_buf, 1, MPI_INT, out[i].peer, TAG_STOP + out[i].tree,
-                            c->comm, &out[i].stop_req);
+            err = MPI_Irecv(&out[i].stop_buf, 1, MPI_INT, out[i].peer, TAG_STOP + out[i].tree, comm,
+                            &out[i].stop_req);
     }
     int n_in = 0;
     if (me == (int)s->root) {
@@ -133,11 +118,11 @@ int hc__exec_ttcc(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, MP
             e->end = -1;
             e->data_req = e->end_req = e->stop_req = MPI_REQUEST_NULL;
             if (err == MPI_SUCCESS)
-                err = MPI_Irecv(&e->end_buf, 1, MPI_UINT32_T, e->peer, TAG_END + t, c->comm,
+                err = MPI_Irecv(&e->end_buf, 1, MPI_UINT32_T, e->peer, TAG_END + t, comm,
                                 &e->end_req);
         }
     }
-    double delay = fault_delay(me);
+    double delay = hc__fault_delay(me);
     uint32_t n_held = me == (int)s->root ? nseg : 0;
     size_t cur = 0; /* outgoing edge being served */
     MPI_Request send_req = MPI_REQUEST_NULL;
@@ -160,11 +145,11 @@ int hc__exec_ttcc(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, MP
                 int f, n;
                 hc__segment(count, nseg, e->next, &f, &n);
                 err = MPI_Irecv(e->dst + f * ext, n, type, e->peer,
-                                TAG_DATA + 2 * (int)e->next + e->tree, c->comm, &e->data_req);
+                                TAG_DATA + 2 * (int)e->next + e->tree, comm, &e->data_req);
             }
             if (err == MPI_SUCCESS && n_held == nseg && !e->stop_sent) {
                 e->stop_sent = 1;
-                err = MPI_Isend(&e->stop_val, 1, MPI_INT, e->peer, TAG_STOP + e->tree, c->comm,
+                err = MPI_Isend(&e->stop_val, 1, MPI_INT, e->peer, TAG_STOP + e->tree, comm,
                                 &e->stop_req);
             }
         }
@@ -174,18 +159,14 @@ int hc__exec_ttcc(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, MP
             while (cur < n_out && (out[cur].stopped || out[cur].sent == nseg))
                 cur++;
             if (cur < n_out && held[out[cur].sent]) {
-                if (delay > 0) {
-                    struct timespec ts = {(time_t)delay,
-                                          (long)((delay - (double)(time_t)delay) * 1e9)};
-                    nanosleep(&ts, NULL);
-                    delay = 0;
-                }
+                hc__sleep(delay);
+                delay = 0;
                 out_edge_t *o = &out[cur];
                 int f, n;
                 hc__segment(count, nseg, o->sent, &f, &n);
                 char *src = from_t1[o->sent] ? scratch : buf;
                 err = MPI_Isend(src + f * ext, n, type, o->peer,
-                                TAG_DATA + 2 * (int)o->sent + o->tree, c->comm, &send_req);
+                                TAG_DATA + 2 * (int)o->sent + o->tree, comm, &send_req);
                 send_edge = cur;
             }
         }
@@ -195,7 +176,7 @@ int hc__exec_ttcc(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, MP
             if (o->stopped && !o->replied && !busy) {
                 o->replied = 1;
                 o->end_val = o->sent;
-                err = MPI_Isend(&o->end_val, 1, MPI_UINT32_T, o->peer, TAG_END + o->tree, c->comm,
+                err = MPI_Isend(&o->end_val, 1, MPI_UINT32_T, o->peer, TAG_END + o->tree, comm,
                                 &o->end_req);
             }
         }
@@ -275,7 +256,7 @@ int hc__exec_ttcc(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, MP
                 int f, n;
                 hc__segment(count, nseg, g, &f, &n);
                 err = MPI_Sendrecv(scratch + f * ext, n, type, me, 3, buf + f * ext, n, type, me, 3,
-                                   c->comm, MPI_STATUS_IGNORE);
+                                   comm, MPI_STATUS_IGNORE);
             }
     free(reqs);
     free(out);

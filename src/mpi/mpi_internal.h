@@ -1,4 +1,15 @@
-/* Internal declarations of the MPI runtime (libhetcoll_mpi). */
+/* Internal declarations of the MPI runtime (libhetcoll_mpi and the drop-in libhetcoll_pmpi).
+ *
+ * Files, each depending only on those listed before it:
+ *   util.c        hashing, segments, size classes, MPI error mapping, agreed errors
+ *   exec_ttcc.c   the two-tree broadcast protocol
+ *   exec.c        executing schedules (exchange, broadcast, reduction, redistribution)
+ *   speculate.c   alltoallv without gathering the sizes while they repeat
+ *   quickprobe.c  a rough platform when none is given
+ *   plan.c        the plan cache: sightings, planning on rank 0, sharing the schedules
+ *   tune.c        choosing among the candidates (the MPI library's own collective included)
+ *   comm.c        communicators: options, environment, platform
+ *   coll.c        the public collectives */
 #ifndef HETCOLL_MPI_INTERNAL_H
 #define HETCOLL_MPI_INTERNAL_H
 
@@ -6,9 +17,49 @@
 
 #include "hetcoll/mpi.h"
 
+/* ---- util.c ---- */
+
+/* FNV-1a over the bytes of w[0..n-1], starting from h. */
+uint64_t hc__fnv1a(const uint64_t *w, size_t n, uint64_t h);
+
+/* Segment k of n over `count` units: [first, first + len). Lengths differ by at most one and
+ * the longer ones can be anywhere; every segment has at most ceil(count / n) units. */
+void hc__segment(int count, uint32_t n, uint32_t k, int *first, int *len);
+
+/* Size class of a message: 4 classes per power of two (a class spans at most 25 % more bytes
+ * than its smallest member). Plans are shared by the messages of one class. */
+uint64_t hc__size_class(uint64_t bytes);
+
+/* Map an hc status to an MPI error class. */
+int hc__mpi_err(int hc_status);
+
+/* Record a detail (see hc_error_detail) and return the MPI error code `err`. */
+int hc__fail(int err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Agree on an outcome. Collective: every rank gets the error code of the lowest rank whose
+ * `err` is not MPI_SUCCESS and, in hc_error_detail(), that rank's detail. MPI_SUCCESS when
+ * every rank succeeded. */
+int hc__agree(MPI_Comm comm, int err);
+
+/* Seconds since an arbitrary origin (MPI_Wtime). */
+double hc__now(void);
+
+/* Fault injection for the tests: HETCOLL_FAULT_DELAY=rank:seconds[,rank:seconds...] makes
+ * the listed ranks (of the collective's communicator) wait that long before their first
+ * forward in a broadcast or reduction. Returns this rank's delay (0: none). */
+double hc__fault_delay(int rank);
+/* Sleep for `seconds` (> 0). */
+void hc__sleep(double seconds);
+
+/* ---- orders: this rank's part of a schedule (exec.c) ---- */
+
 /* This rank's events of a schedule, each list in planned order (ties by event index); for an
  * exchange the messages in flight per side (0: all at once), for a reduction the segment size.
- * Built once per plan. */
+ * Built once per schedule. */
 typedef struct hc__order {
     size_t *sends, *recvs; /* event indices */
     size_t ns, nr;
@@ -16,83 +67,222 @@ typedef struct hc__order {
     uint64_t seg_bytes; /* reduce: segment size (4 x the tree's largest BDP, >= 64 KiB) */
 } hc__order_t;
 
-/* Measured tuning (comm.c): when the model shortlists several schedules, a cached plan runs
- * each in turn for its first calls and keeps the fastest measured. */
-#define HC__TUNE_MAX 5     /* candidates per plan */
-#define HC__TUNE_TRIALS 9  /* calls per candidate, at most */
-#define HC__TUNE_RATIO 3.0 /* shortlist: predicted within this factor of the best */
+/* ---- candidates and plans (plan.c, tune.c) ---- */
+
+#define HC__CAND_MAX 4    /* candidates of a plan: the MPI library's own + up to 3 schedules */
+#define HC__TUNE_TRIALS 9 /* measured calls per candidate, at most */
+
+/* One way to run a collective: a schedule, or (s == NULL) the MPI library's own collective,
+ * called "native". */
 typedef struct hc__cand {
     hc_schedule_t *s;
-    hc__order_t *order;
-    double t[HC__TUNE_TRIALS]; /* measured call times (slowest rank) */
+    hc__order_t *order; /* this rank's part of s, built on first use */
+    double t[HC__TUNE_TRIALS];
+    uint32_t n_t;
+    int dropped; /* measured clearly slower than the leader */
 } hc__cand_t;
 
-/* One cached plan. */
-typedef struct hc__plan_entry {
+/* One cached plan: the candidates for a key (collective, size class, root...). */
+typedef struct hc__entry {
     hc_coll_t coll;
     uint64_t hash; /* FNV-1a of the key words */
     uint64_t *key; /* the key words, compared exactly */
     size_t key_len;
-    hc_schedule_t *s;   /* the schedule every rank executes */
-    uint32_t *members;  /* redistribute: senders then receivers (ranks), else NULL */
-    hc__order_t *order; /* this rank's part, built on first use (hc__plan_order) */
-    uint64_t last_use;
-    hc__cand_t cand[HC__TUNE_MAX]; /* while tuning: the candidates, cand[0].s == s */
-    uint32_t n_cand, trials;       /* n_cand > 0: still tuning; trials run so far */
-    double trial_start;            /* MPI_Wtime() when the running trial was selected */
-} hc__plan_entry_t;
+    uint64_t last_use, calls;
+    uint64_t plan_bytes;          /* bytes the schedules were planned for (bcast, reduce) */
+    uint32_t *members, n_members; /* redistribute: senders then receivers (ranks), else NULL */
+    hc__cand_t cand[HC__CAND_MAX];
+    uint32_t n_cand;
+    uint32_t chosen;     /* the candidate that runs once decided */
+    int tuning;          /* 1 while the candidates are being measured */
+    uint32_t round, pos; /* tuning: the round and the position in it */
+    uint64_t recheck_at; /* calls at which the decision is measured again */
+    double trial_start;
+} hc__entry_t;
 
-/* hc_alltoallv without gathering the sizes while they repeat (speculate.c). The state is the
- * same on every rank: it changes only on agreed outcomes. */
+/* A key seen but not planned yet (one-off calls never pay for planning). */
+typedef struct hc__sighting {
+    uint64_t hash;
+    uint32_t count;
+    uint64_t last_use;
+} hc__sighting_t;
+#define HC__SIGHTINGS 64
+
+/* Why the last call ran the MPI library's collective although hetcoll was asked. Reasons
+ * below HC__WHY_FAILURES are the runtime's policy (measured faster, first sightings); the
+ * others are failures or unsupported cases the drop-in reports once per communicator. */
+typedef enum {
+    HC__WHY_NONE = 0, /* a hetcoll schedule ran */
+    HC__WHY_POLICY,   /* native by choice */
+    HC__WHY_FAILURES, /* -- reported by the drop-in from here -- */
+    HC__WHY_NONCOMMUTATIVE = HC__WHY_FAILURES,
+    HC__WHY_PLAN, /* planning failed */
+    HC__WHY_TYPE, /* the datatype cannot be cut into byte segments here */
+    HC__WHY_SIZE, /* more bytes than one MPI message can count */
+    HC__WHY_COUNT
+} hc__why_t;
+
+/* Build the problem for the planner (rank 0). The matrices are owned by the caller. */
+typedef int (*hc__build_fn)(hc_comm_t *c, const void *arg, hc_problem_t *pb, hc_matrix_t **costs,
+                            hc_matrix_t **sizes, uint32_t **members, uint32_t *n_members);
+
+/* What a collective call found in the cache. */
+typedef enum {
+    HC__LOOKUP_NATIVE, /* not planned (a first sighting): run the MPI library's collective */
+    HC__LOOKUP_ENTRY,  /* *entry holds the plan */
+} hc__lookup_t;
+
+/* Find the plan for `key`; on a miss count the sighting and, once the key was seen
+ * `plan_after` times (at once when an algorithm is forced), have rank 0 plan and share the
+ * candidates. Collective when it plans (every rank sees the same key sequence, so every rank
+ * takes the same branch). A planning failure is agreed: *lookup = HC__LOOKUP_NATIVE and
+ * c->why = HC__WHY_PLAN with the detail, or the error when an algorithm is forced outside the
+ * drop-in. Entries stay owned by the cache (or *tmp with the cache off; free it with
+ * hc__entry_free). */
+int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t key_len,
+                    uint64_t plan_bytes, hc__build_fn build, const void *arg, hc__lookup_t *lookup,
+                    hc__entry_t **entry, hc__entry_t *tmp);
+void hc__entry_free(hc__entry_t *e);
+/* Drop every plan and sighting (new epoch, destroy). */
+void hc__cache_clear(hc_comm_t *c);
+
+/* ---- tune.c ---- */
+
+/* The candidate this call runs (index into e->cand): the chosen one, or while measuring the
+ * one whose turn it is. Starts the trial clock. */
+uint32_t hc__tune_pick(hc_comm_t *c, hc__entry_t *e);
+/* After a call that ran candidate k: while measuring, agree on the call's time (the slowest
+ * rank's), drop candidates clearly slower than the leader and decide when the trials are
+ * done. Collective while measuring, no-op otherwise. */
+int hc__tune_done(hc_comm_t *c, hc__entry_t *e, uint32_t k);
+/* This rank's order for candidate k (built on first use). NULL s: none needed. */
+int hc__cand_order(hc_comm_t *c, hc__cand_t *k, const hc__order_t **out);
+
+/* ---- speculation (speculate.c) ---- */
+
+/* alltoallv's state. Every field changes only on agreed outcomes, so it is the same on every
+ * rank. */
 typedef struct hc__spec {
-    unsigned streak;     /* consecutive calls that had the matrix below; >= 2: speculate */
+    /* The last gathered size matrix and its plan. */
     uint64_t hash;       /* FNV-1a of that size matrix */
     uint64_t *row, *col; /* this rank's send / receive bytes per peer in it */
-    uint32_t *to, *from; /* peers in planned send / receive order */
-    uint32_t ns, nr, ws, wr;
-    int dense; /* every ordered pair exchanges a message */
-    char algorithm[48];
-    double makespan;
+    int dense;           /* every ordered pair exchanges a message */
+    unsigned streak;     /* consecutive gathered calls with that matrix */
+    hc__entry_t entry;   /* the plan of that matrix (n_cand == 0: none) */
+    int armed;           /* calls run the entry without gathering */
+    /* auto: while no plan runs, calls go to the MPI library and the sizes are gathered only
+     * every `interval` calls (doubling while they keep changing). */
+    uint64_t calls, check_at;
+    uint32_t interval;
 } hc__spec_t;
+
+int hc__spec_init(hc_comm_t *c, int size);
+void hc__spec_free(hc_comm_t *c);
+/* Run schedule `s` (this rank's order `o`) for the recorded matrix without gathering: each
+ * rank checks its own row and column; pairs that changed move scratch of the recorded size
+ * so nothing is left unmatched; the ok bits travel in the tags (dense) or an overlapped
+ * MPI_Iallreduce. *stale = 1 (on every rank) when any rank's arguments did not match: the
+ * call is then not complete. */
+int hc__spec_run(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, int args_ok,
+                 const char *sendbuf, const int *sendcounts, const int *sdispls,
+                 MPI_Datatype sendtype, char *recvbuf, const int *recvcounts, const int *rdispls,
+                 MPI_Datatype recvtype, int *stale);
+
+/* ---- the communicator ---- */
+
+/* hc__comm_create flags. */
+enum {
+    HC__DROPIN = 1, /* created by the drop-in: the environment was already read and checked,
+                       errors are returned (never raised), failures run the MPI collective */
+};
 
 struct hc_comm {
     MPI_Comm comm; /* private duplicate: our tags never meet the application's */
     int rank, size;
+    unsigned flags;
     hc_platform_t *platform;
+    char platform_origin[160];
     hc_comm_opts_t opts;
     char algo[HC_COLL_COUNT][48]; /* resolved names (opts, then environment) */
     uint64_t epoch;
-    hc__plan_entry_t *cache;
+    hc__entry_t *cache;
     unsigned n_cache;
+    hc__sighting_t sightings[HC__SIGHTINGS];
+    unsigned n_sightings;
+    uint32_t plan_after[HC_COLL_COUNT]; /* sightings before planning, adapted to outcomes */
     uint64_t clock;
     hc_comm_stats_t stats;
     char last_algo[48];
     double last_predicted;
+    hc__why_t why; /* the last call's reason for running native */
+    char why_detail[256];
     hc__spec_t spec;
     void *scratch; /* hc__scratch */
     size_t scratch_size;
+    int raw_pack; /* MPI_Pack writes the raw bytes (homogeneous): byte segments may be packed */
+    int native_failed; /* alltoallv: the MPI library's collective returned the last error */
 };
 
-/* Look up the plan for `key` or, on a miss, have rank 0 compute it with `build` and share it
- * with every rank. Collective. The entry stays owned by the cache (or by *tmp when the cache
- * is off; free it with hc__plan_entry_free). */
-typedef int (*hc__build_fn)(hc_comm_t *c, const void *arg, hc_problem_t *pb, hc_matrix_t **costs,
-                            hc_matrix_t **sizes, uint32_t **members, uint32_t *n_members);
-int hc__plan_get(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t key_len,
-                 hc__build_fn build, const void *arg, hc__plan_entry_t **entry,
-                 hc__plan_entry_t *tmp);
-void hc__plan_entry_free(hc__plan_entry_t *e);
+/* Create (flags: HC__DROPIN). Errors are agreed and carry a detail on every rank. */
+int hc__comm_create(MPI_Comm comm, const hc_platform_t *platform, const hc_comm_opts_t *opts,
+                    unsigned flags, hc_comm_t **out);
+/* Report a call's error the MPI way: through the communicator's error handler (not for the
+ * drop-in, which decides itself). Returns err. */
+int hc__raise(hc_comm_t *c, int err);
+/* Record that the call runs the MPI library's collective and why. */
+void hc__native_because(hc_comm_t *c, hc__why_t why, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Log a decision when verbose (rank 0). */
+void hc__log(const hc_comm_t *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Is `name` an algorithm the runtime accepts for coll ("auto", "native" or a registry name)?
+ * HC_ERR_UNKNOWN with the valid names in the detail otherwise. */
+int hc__algo_check(hc_coll_t coll, const char *name);
 
-/* What this call runs: the entry's plan, or while it is being tuned the candidate whose turn it
- * is (*trial = its index, else -1). */
-int hc__plan_select(hc_comm_t *c, hc__plan_entry_t *e, const hc_schedule_t **s,
-                    const hc__order_t **o, int *trial);
-/* After a call with trial >= 0: agree on its time since hc__plan_select (the slowest rank's)
- * and, after the last trial, keep the winner. Collective; no-op for trial < 0. */
-int hc__plan_trial_end(hc_comm_t *c, hc__plan_entry_t *e, int trial);
+/* ---- the collectives (coll.c), shared by the public API and the drop-in ---- */
 
-/* The entry's hc__order_t for this rank, built on first use (owned by the entry). */
-int hc__plan_order(hc_comm_t *c, hc__plan_entry_t *e, const hc__order_t **out);
+/* One call in progress. */
+typedef struct hc__call {
+    hc__entry_t *e;       /* the plan (NULL: none) */
+    uint32_t k;           /* the candidate that runs */
+    int native;           /* 1: run the MPI library's collective */
+    int measure;          /* 1: a tuning trial (hc__call_end measures it) */
+    const hc__order_t *o; /* this rank's part of the schedule */
+    hc__entry_t tmp;      /* the entry when the cache is off */
+} hc__call_t;
+
+/* Check the arguments and find what runs. MPI_SUCCESS: call->native says whether the caller
+ * runs the MPI library's collective or hc__X_run; then hc__call_end. An error: the arguments
+ * are wrong (detail recorded) or, with a forced algorithm outside the drop-in, planning
+ * failed; nothing was moved. */
+int hc__bcast_start(hc_comm_t *c, int count, MPI_Datatype type, int root, hc__call_t *call);
+int hc__bcast_run(hc_comm_t *c, hc__call_t *call, void *buf, int count, MPI_Datatype type);
+/* for_allreduce: the reduction half of an allreduce (plans and measurements of their own). */
+int hc__reduce_start(hc_comm_t *c, const void *sendbuf, int count, MPI_Datatype type, MPI_Op op,
+                     int root, int for_allreduce, hc__call_t *call);
+int hc__reduce_run(hc_comm_t *c, hc__call_t *call, const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype type, MPI_Op op, int root);
+int hc__alltoall_start(hc_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       int recvcount, MPI_Datatype recvtype, hc__call_t *call);
+int hc__alltoall_run(hc_comm_t *c, hc__call_t *call, const void *sendbuf, int sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype);
+/* Finish a call that ran with `err`: measure a trial, count, free a temporary entry. */
+int hc__call_end(hc_comm_t *c, hc__call_t *call, int err);
+/* The whole alltoallv (it may gather sizes, run speculatively and redo): the MPI library's
+ * collective runs on native_comm when chosen. *args_bad = 1: the arguments are wrong (agreed
+ * on every rank) and nothing was moved. */
+int hc__alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm native_comm, int *args_bad);
+
+/* ---- execution (exec.c, exec_ttcc.c) ---- */
+
 int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, hc__order_t **out);
 void hc__order_free(hc__order_t *o);
 
@@ -110,38 +300,17 @@ typedef struct {
 int hc__exchange_run(MPI_Comm comm, hc__msg_t *sends, size_t ns, uint32_t ws, hc__msg_t *recvs,
                      size_t nr, uint32_t wr);
 
-/* The speculation state: allocated with the communicator, reset with the epoch. */
-int hc__spec_init(hc_comm_t *c, int size);
-void hc__spec_free(hc_comm_t *c);
-/* Record the outcome of an alltoallv that gathered `bytes` (P x P) and ran plan `e`. */
-void hc__spec_record(hc_comm_t *c, const uint64_t *bytes, hc__plan_entry_t *e);
-/* When armed, run the exchange from the recorded plan without gathering. Returns MPI_SUCCESS
- * with *done = 1 when every rank's arguments matched it (the call is complete), *done = 0
- * when the caller must take the gathering path (same outcome on every rank). */
-int hc__spec_try(hc_comm_t *c, int args_ok, const char *sendbuf, const int *sendcounts,
-                 const int *sdispls, MPI_Datatype sendtype, char *recvbuf, const int *recvcounts,
-                 const int *rdispls, MPI_Datatype recvtype, int *done);
-
-/* A rough platform from a quick all-pairs probe (latency: 1-byte ping-pong, bandwidth: one
- * 1 MiB exchange), measured in rounds of disjoint pairs. Collective. */
-int hc__mpi_quick_probe(MPI_Comm comm, hc_platform_t **out);
-
-/* FNV-1a over the bytes of w[0..n-1], starting from h. */
-uint64_t hc__fnv1a(const uint64_t *w, size_t n, uint64_t h);
-
-/* Map an hc status to an MPI error class. */
-int hc__mpi_err(int hc_status);
-
-/* Segment k of n over `count` elements: [first, first + len). */
-void hc__segment(int count, uint32_t n, uint32_t k, int *first, int *len);
-
 /* Execute events of a pairwise exchange (alltoallv). */
 int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o,
                       const char *sendbuf, const int *sendcounts, const int *sdispls,
                       MPI_Datatype sendtype, char *recvbuf, const int *recvcounts,
                       const int *rdispls, MPI_Datatype recvtype);
+/* Broadcast `count` units of `type` along the schedule. plan_bytes: the message size the
+ * schedule was planned for (its whole-message events carry it). Segmented schedules are run
+ * on bytes (type MPI_BYTE), so that ranks whose types differ but have the same signature cut
+ * the same segments. */
 int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *buf, int count,
-                   MPI_Datatype type);
+                   MPI_Datatype type, uint64_t plan_bytes);
 int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, const char *mine,
                     char *acc, int count, MPI_Datatype type, MPI_Op op);
 /* The communicator's scratch area, grown to at least `bytes` (kept between calls, so large
@@ -151,5 +320,12 @@ int hc__exec_redistribute(hc_comm_t *c, const hc_schedule_t *s, const uint32_t *
                           const char *sendbuf, const int *sendcounts, const int *sdispls,
                           char *recvbuf, const int *recvcounts, const int *rdispls,
                           MPI_Datatype type);
-int hc__exec_ttcc(hc_comm_t *c, const hc_schedule_t *s, char *buf, int count, MPI_Datatype type);
+/* Two-tree broadcast of `count` units of `type` (the executor passes bytes). */
+int hc__exec_ttcc(MPI_Comm comm, int rank, int size, const hc_schedule_t *s, char *buf, int count,
+                  MPI_Datatype type);
+
+/* A rough platform from a quick all-pairs probe (latency: 1-byte ping-pong, bandwidth: one
+ * 1 MiB exchange), measured in rounds of disjoint pairs. Collective. */
+int hc__mpi_quick_probe(MPI_Comm comm, hc_platform_t **out);
+
 #endif

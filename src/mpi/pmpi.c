@@ -2,51 +2,50 @@
  *
  *   HETCOLL_PLATFORM=builtin:grid5000 LD_PRELOAD=libhetcoll_pmpi.so mpirun ... ./app
  *
- * Intercepts MPI_Alltoall, MPI_Alltoallv, MPI_Bcast, MPI_Reduce and (opt-in, as reduce + bcast)
- * MPI_Allreduce. Without HETCOLL_PLATFORM every call goes straight to PMPI_*.
- * Environment (docs/pmpi.md):
- *   HETCOLL_PLATFORM  platform spec (file, builtin:NAME, dir:FILE); rank r of MPI_COMM_WORLD
- *                     is node r, a sub-communicator gets the nodes of its members
- *   HETCOLL_VERBOSE   1: rank 0 of each communicator logs every decision on stderr
- *   HETCOLL_DISABLE   comma list of alltoall, alltoallv, bcast, reduce, allreduce, all
- *   HETCOLL_ENABLE    allreduce: intercept MPI_Allreduce too (off by default)
- *   HETCOLL_MIN_BYTES calls moving fewer bytes per rank pass through (default 0)
- *   HETCOLL_ALGO_*    forced algorithms, read by the runtime (include/hetcoll/mpi.h)
+ * Intercepts MPI_Alltoall, MPI_Alltoallv, MPI_Bcast, MPI_Reduce and (opt-in) MPI_Allreduce.
+ * The drop-in never hurts: whatever goes wrong on hetcoll's side (a bad variable, a platform
+ * that cannot be loaded, a planning failure, an unsupported case) runs the MPI library's own
+ * collective instead and says so once on stderr per communicator and reason; arguments that
+ * hetcoll finds wrong are handed to the MPI library's collective, which returns (or raises)
+ * exactly what it would without hetcoll. The environment is read and checked once, at the
+ * first intercepted call (docs/pmpi.md lists every variable).
+ *
  * Per-communicator state (an hc_comm_t) is an MPI attribute whose delete callback frees it
  * with the communicator; MPI_COMM_WORLD's is freed in MPI_Finalize. The runtime's own
- * collective calls (plan sharing, argument gathering) re-enter MPI_Bcast and friends; a
- * per-thread depth counter sends those straight to PMPI_*. Intercommunicators, communicators
- * of one rank and calls that fail argument checks the same way on every rank pass through. */
+ * collective calls (plan sharing, size gathering, trial timing) re-enter MPI_Bcast and
+ * friends; a per-thread depth counter sends those straight to PMPI_*. The one-time set-up is
+ * a pthread_once, so MPI_THREAD_MULTIPLE programs whose threads start with collectives on
+ * their own communicators are safe. */
+#include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hetcoll/mpi.h"
+#include "mpi_internal.h"
 
 enum { D_ALLTOALL = 1, D_ALLTOALLV = 2, D_BCAST = 4, D_REDUCE = 8, D_ALLREDUCE = 16 };
+#define D_ALL (D_ALLTOALL | D_ALLTOALLV | D_BCAST | D_REDUCE | D_ALLREDUCE)
 
 static _Thread_local int depth; /* > 0: inside hetcoll; MPI calls pass through */
-static int configured;
-static unsigned disabled = D_ALLREDUCE;
-static int verbose;
-static long long min_bytes;
-static hc_platform_t *platform; /* HETCOLL_PLATFORM, loaded once; NULL: pass through */
-static int keyval = MPI_KEYVAL_INVALID;
+
+/* Written once by configure(), read-only afterwards. */
+static struct {
+    unsigned intercept; /* D_* bits */
+    int verbose;
+    long long min_bytes;
+    hc_platform_t *platform; /* NULL: everything passes through */
+    int keyval;
+    hc_comm_opts_t opts;
+    char algo[HC_COLL_COUNT][48];
+} cfg = {.keyval = MPI_KEYVAL_INVALID};
+static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 typedef struct {
-    hc_comm_t *hc; /* NULL: this communicator passes through */
+    hc_comm_t *hc;   /* NULL: this communicator passes through */
+    unsigned warned; /* 1 << hc__why_t reasons already reported */
 } pmpi_state_t;
-
-static void say(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "hetcoll[pmpi]: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
 
 static int world_rank(void)
 {
@@ -55,28 +54,67 @@ static int world_rank(void)
     return r;
 }
 
-static unsigned parse_list(const char *s)
+static void say(const char *fmt, ...)
 {
-    static const struct {
-        const char *name;
-        unsigned bit;
-    } names[] = {{"alltoall", D_ALLTOALL},
-                 {"alltoallv", D_ALLTOALLV},
-                 {"bcast", D_BCAST},
-                 {"reduce", D_REDUCE},
-                 {"allreduce", D_ALLREDUCE}};
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "hetcoll[pmpi]: %s\n", line);
+}
+
+/* Configuration problems are the job's, not a rank's: world rank 0 reports them. */
+#define WARN(...)                                                                                  \
+    do {                                                                                           \
+        if (world_rank() == 0)                                                                     \
+            say(__VA_ARGS__);                                                                      \
+    } while (0)
+
+static const struct {
+    const char *name;
+    unsigned bit;
+} coll_names[] = {{"alltoall", D_ALLTOALL}, {"alltoallv", D_ALLTOALLV}, {"bcast", D_BCAST},
+                  {"reduce", D_REDUCE},     {"allreduce", D_ALLREDUCE}, {"all", D_ALL}};
+
+/* A comma list of collective names; unknown names are reported and ignored. */
+static unsigned parse_list(const char *var)
+{
+    const char *s = getenv(var);
     unsigned m = 0;
     while (s && *s) {
         size_t n = strcspn(s, ", ");
-        if (n == 3 && strncmp(s, "all", 3) == 0)
-            m = ~0u;
-        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-            if (strlen(names[k].name) == n && strncmp(s, names[k].name, n) == 0)
-                m |= names[k].bit;
+        size_t k = 0;
+        for (; k < sizeof coll_names / sizeof coll_names[0]; k++)
+            if (strlen(coll_names[k].name) == n && strncmp(s, coll_names[k].name, n) == 0)
+                break;
+        if (k < sizeof coll_names / sizeof coll_names[0])
+            m |= coll_names[k].bit;
+        else if (n > 0)
+            WARN("%s=%s: unknown collective '%.*s' ignored (valid: alltoall, alltoallv, bcast, "
+                 "reduce, allreduce, all)",
+                 var, getenv(var), (int)n, s);
         s += n;
         s += strspn(s, ", ");
     }
     return m;
+}
+
+/* An integer variable in [lo, hi]; a bad value is reported and the default kept. */
+static long long parse_int(const char *var, long long lo, long long hi, long long def)
+{
+    const char *v = getenv(var);
+    if (!v || !*v)
+        return def;
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (*end || errno || x < lo || x > hi) {
+        WARN("%s=%s: not an integer from %lld to %lld; using the default %lld", var, v, lo, hi,
+             def);
+        return def;
+    }
+    return x;
 }
 
 static int delete_state(MPI_Comm comm, int kv, void *attr, void *extra)
@@ -94,38 +132,73 @@ static int delete_state(MPI_Comm comm, int kv, void *attr, void *extra)
 
 static void configure(void)
 {
-    if (configured)
-        return;
-    configured = 1;
-    const char *v = getenv("HETCOLL_VERBOSE");
-    verbose = v && atoi(v) > 0;
-    disabled = D_ALLREDUCE & ~parse_list(getenv("HETCOLL_ENABLE"));
-    disabled |= parse_list(getenv("HETCOLL_DISABLE"));
-    const char *mb = getenv("HETCOLL_MIN_BYTES");
-    min_bytes = mb ? atoll(mb) : 0;
+    depth++;
+    hc_comm_opts_default(&cfg.opts);
+    cfg.verbose = (int)parse_int("HETCOLL_VERBOSE", 0, 1, 0);
+    cfg.opts.verbose = cfg.verbose;
+    cfg.intercept = D_ALL & ~D_ALLREDUCE;
+    cfg.intercept |= parse_list("HETCOLL_ENABLE") & D_ALLREDUCE;
+    cfg.intercept &= ~parse_list("HETCOLL_DISABLE");
+    cfg.min_bytes = parse_int("HETCOLL_MIN_BYTES", 0, (long long)1 << 62, 0);
+    cfg.opts.tune_trials = (unsigned)parse_int("HETCOLL_TUNE", 0, HC__TUNE_TRIALS, 3);
+    cfg.opts.plan_after = (unsigned)parse_int("HETCOLL_PLAN_AFTER", 1, 1000000, 3);
+    static const struct {
+        const char *var;
+        hc_coll_t coll;
+        unsigned bits;
+        const char *calls;
+    } algos[] = {
+        {"HETCOLL_ALGO_ALLTOALL", HC_COLL_ALLTOALL, D_ALLTOALL | D_ALLTOALLV,
+         "MPI_Alltoall and MPI_Alltoallv run"},
+        {"HETCOLL_ALGO_BCAST", HC_COLL_BCAST, D_BCAST, "MPI_Bcast runs"},
+        {"HETCOLL_ALGO_REDUCE", HC_COLL_REDUCE, D_REDUCE | D_ALLREDUCE,
+         "MPI_Reduce and MPI_Allreduce run"},
+        {"HETCOLL_ALGO_REDISTRIBUTE", HC_COLL_REDISTRIBUTE, 0, NULL},
+    };
+    for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++) {
+        const char *v = getenv(algos[k].var);
+        const char *name = v && *v ? v : "auto";
+        if (hc__algo_check(algos[k].coll, name) != HC_OK || strlen(name) >= 48) {
+            if (algos[k].bits)
+                WARN("%s: %s; %s the MPI library's own", algos[k].var, hc_error_detail(),
+                     algos[k].calls);
+            cfg.intercept &= ~algos[k].bits;
+            name = "auto";
+        }
+        snprintf(cfg.algo[algos[k].coll], sizeof cfg.algo[0], "%s", name);
+    }
+    cfg.opts.algo_alltoall = cfg.algo[HC_COLL_ALLTOALL];
+    cfg.opts.algo_bcast = cfg.algo[HC_COLL_BCAST];
+    cfg.opts.algo_reduce = cfg.algo[HC_COLL_REDUCE];
+    cfg.opts.algo_redistribute = cfg.algo[HC_COLL_REDISTRIBUTE];
     const char *spec = getenv("HETCOLL_PLATFORM");
     if (!spec || !*spec) {
-        if (verbose && world_rank() == 0)
-            say("HETCOLL_PLATFORM is not set: every collective goes to the MPI library");
-        return;
+        WARN("HETCOLL_PLATFORM is not set: every collective runs the MPI library's own (set it to "
+             "a platform: a file, builtin:NAME or dir:FILE)");
+    } else if (hc_platform_load(spec, &cfg.platform) != HC_OK) {
+        WARN("HETCOLL_PLATFORM=%s: %s; every collective runs the MPI library's own", spec,
+             hc_error_detail());
+        cfg.platform = NULL;
+    } else if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &cfg.keyval, NULL) !=
+               MPI_SUCCESS) {
+        WARN("cannot create an MPI attribute key; every collective runs the MPI library's own");
+        hc_platform_destroy(cfg.platform);
+        cfg.platform = NULL;
+    } else if (cfg.verbose && world_rank() == 0) {
+        say("platform %s (%u nodes); intercepting%s%s%s%s%s", spec, hc_platform_size(cfg.platform),
+            cfg.intercept & D_ALLTOALL ? " alltoall" : "",
+            cfg.intercept & D_ALLTOALLV ? " alltoallv" : "",
+            cfg.intercept & D_BCAST ? " bcast" : "", cfg.intercept & D_REDUCE ? " reduce" : "",
+            cfg.intercept & D_ALLREDUCE ? " allreduce" : "");
     }
-    if (hc_platform_load(spec, &platform) != HC_OK) {
-        if (world_rank() == 0)
-            say("cannot load HETCOLL_PLATFORM (%s); passing through", hc_error_detail());
-        platform = NULL;
-        return;
-    }
-    if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &keyval, NULL) !=
-        MPI_SUCCESS) {
-        hc_platform_destroy(platform);
-        platform = NULL;
-        return;
-    }
-    if (verbose && world_rank() == 0)
-        say("platform %s (%u nodes); intercepting%s%s%s%s%s", spec, hc_platform_size(platform),
-            disabled & D_ALLTOALL ? "" : " alltoall", disabled & D_ALLTOALLV ? "" : " alltoallv",
-            disabled & D_BCAST ? "" : " bcast", disabled & D_REDUCE ? "" : " reduce",
-            disabled & D_ALLREDUCE ? "" : " allreduce");
+    depth--;
+}
+
+static int comm_rank(MPI_Comm comm)
+{
+    int r = 0;
+    PMPI_Comm_rank(comm, &r);
+    return r;
 }
 
 /* The platform restricted to the world ranks of comm's members (comm rank order). */
@@ -133,7 +206,8 @@ static int member_platform(MPI_Comm comm, int size, hc_platform_t **out)
 {
     MPI_Group g, wg;
     int *in = malloc(sizeof *in * (size_t)size), *w = malloc(sizeof *w * (size_t)size);
-    int rc = in && w ? HC_OK : HC_ERR_NOMEM;
+    uint32_t *nodes = malloc(sizeof *nodes * (size_t)size);
+    int rc = in && w && nodes ? HC_OK : hc_error_set(HC_ERR_NOMEM, "out of memory");
     if (rc == HC_OK) {
         for (int r = 0; r < size; r++)
             in[r] = r;
@@ -143,103 +217,80 @@ static int member_platform(MPI_Comm comm, int size, hc_platform_t **out)
         PMPI_Group_free(&g);
         PMPI_Group_free(&wg);
     }
-    uint32_t P = hc_platform_size(platform);
-    for (int r = 0; rc == HC_OK && r < size; r++)
+    const uint32_t P = hc_platform_size(cfg.platform);
+    for (int r = 0; rc == HC_OK && r < size; r++) {
         if (w[r] < 0 || (uint32_t)w[r] >= P)
-            rc = HC_ERR_SHAPE;
-    hc_platform_t *q = NULL;
-    if (rc == HC_OK)
-        rc = hc_platform_create((uint32_t)size, 1.0, 1.0, &q);
-    for (int a = 0; rc == HC_OK && a < size; a++) {
-        uint32_t i = (uint32_t)w[a];
-        rc = hc_platform_set_node_name(q, (uint32_t)a, hc_platform_node_name(platform, i));
-        int32_t cl = hc_platform_cluster_of(platform, i);
-        if (rc == HC_OK && cl >= 0)
-            rc = hc_platform_set_cluster(q, (uint32_t)a,
-                                         hc_platform_cluster_name(platform, (uint32_t)cl));
-        double t = hc_platform_send_time(platform, i);
-        if (rc == HC_OK && t >= 0)
-            rc = hc_platform_set_send_time(q, (uint32_t)a, t);
-        for (int b = 0; rc == HC_OK && b < size; b++)
-            if (a != b)
-                rc = hc_platform_set_link(q, (uint32_t)a, (uint32_t)b,
-                                          hc_platform_latency(platform, i, (uint32_t)w[b]),
-                                          hc_platform_bandwidth(platform, i, (uint32_t)w[b]));
+            rc = hc_error_set(HC_ERR_SHAPE,
+                              "world rank %d is beyond the platform's %u nodes (rank i of "
+                              "MPI_COMM_WORLD runs on node i)",
+                              w[r], P);
+        else
+            nodes[r] = (uint32_t)w[r];
     }
+    if (rc == HC_OK)
+        rc = hc_platform_subset(cfg.platform, nodes, (uint32_t)size, out);
     free(in);
     free(w);
-    if (rc != HC_OK) {
-        hc_platform_destroy(q);
-        return rc;
-    }
-    *out = q;
-    return HC_OK;
+    free(nodes);
+    return rc;
 }
 
-/* The hetcoll communicator of comm, created on first use (collective: every rank of comm is
- * in the same collective call). NULL: pass through. */
-static hc_comm_t *state_of(MPI_Comm comm, unsigned what)
+/* The state of comm, created on first use (collective: every rank of comm is in the same
+ * collective call). NULL: pass through. */
+static pmpi_state_t *state_of(MPI_Comm comm, unsigned what)
 {
-    configure();
-    if (!platform || (disabled & what) || comm == MPI_COMM_NULL)
+    pthread_once(&once, configure);
+    if (!cfg.platform || !(cfg.intercept & what) || comm == MPI_COMM_NULL)
         return NULL;
     int flag = 0;
     pmpi_state_t *st = NULL;
-    PMPI_Comm_get_attr(comm, keyval, &st, &flag);
+    PMPI_Comm_get_attr(comm, cfg.keyval, &st, &flag);
     if (flag)
-        return st->hc;
+        return st->hc ? st : NULL;
     int inter = 0, size = 0;
     PMPI_Comm_test_inter(comm, &inter);
     PMPI_Comm_size(comm, &size);
     st = calloc(1, sizeof *st);
-    if (!st)
-        return NULL; /* the same on every rank only by luck; rare enough */
+    int local = st ? MPI_SUCCESS : hc__fail(MPI_ERR_NO_MEM, "out of memory");
+    depth++;
     if (!inter && size > 1) {
         hc_platform_t *q = NULL;
-        int local = member_platform(comm, size, &q), global;
-        PMPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, comm);
-        if (global == HC_OK) {
-            hc_comm_opts_t o;
-            hc_comm_opts_default(&o);
-            o.verbose = verbose;
-            depth++;
-            if (hc_comm_create(comm, q, &o, &st->hc) != MPI_SUCCESS)
-                st->hc = NULL;
-            depth--;
-        }
+        if (local == MPI_SUCCESS && member_platform(comm, size, &q) != HC_OK)
+            local = hc__fail(MPI_ERR_ARG, "%s", hc_error_detail());
+        int err = hc__agree(comm, local);
+        if (err == MPI_SUCCESS)
+            err = hc__comm_create(comm, q, &cfg.opts, HC__DROPIN, &st->hc);
         hc_platform_destroy(q);
-        int me = 0;
-        PMPI_Comm_rank(comm, &me);
-        if (!st->hc && me == 0)
-            say("no hetcoll state for a communicator of %d ranks (%s); passing through", size,
-                global == HC_ERR_SHAPE ? "a member is beyond the platform's nodes"
-                                       : hc_error_detail());
+        if (err != MPI_SUCCESS && comm_rank(comm) == 0)
+            say("a communicator of %d ranks runs the MPI library's collectives: %s", size,
+                hc_error_detail());
     }
-    PMPI_Comm_set_attr(comm, keyval, st);
-    return st->hc;
+    depth--;
+    if (!st)
+        return NULL; /* not recorded: tried again at the next call (rare) */
+    PMPI_Comm_set_attr(comm, cfg.keyval, st);
+    return st->hc ? st : NULL;
 }
 
-static void log_call(hc_comm_t *hc, MPI_Comm comm, const char *coll, long long bytes, int err)
+/* After a call: report a failure reason once per communicator, log when verbose. */
+static void after(pmpi_state_t *st, MPI_Comm comm, const char *coll, long long bytes, int err)
 {
-    if (!verbose)
-        return;
-    int me = 0, size = 0;
-    PMPI_Comm_rank(comm, &me);
-    PMPI_Comm_size(comm, &size);
-    if (me != 0)
-        return;
-    hc_comm_stats_t st;
-    hc_comm_get_stats(hc, &st);
-    const char *algo = hc_comm_last_algorithm(hc);
-    if (strncmp(algo, "PMPI_", 5) == 0) { /* the runtime's own fallback (non-commutative op) */
-        say("%s: %d ranks, %lld bytes per rank, algorithm %s (fallback)%s", coll, size, bytes, algo,
-            err == MPI_SUCCESS ? "" : ", FAILED");
-        return;
+    hc_comm_t *hc = st->hc;
+    const int me = comm_rank(comm);
+    if (hc->why >= HC__WHY_FAILURES && !(st->warned & (1u << hc->why))) {
+        st->warned |= 1u << hc->why;
+        if (me == 0)
+            say("%s on a communicator of %d ranks runs the MPI library's own: %s", coll, hc->size,
+                hc->why_detail[0] ? hc->why_detail : "see HETCOLL_VERBOSE=1");
     }
+    if (!cfg.verbose || me != 0)
+        return;
+    hc_comm_stats_t s;
+    hc_comm_get_stats(hc, &s);
     say("%s: %d ranks, %lld bytes per rank, algorithm %s, predicted %.6g s, plans %lu, cache "
         "hits %lu%s",
-        coll, size, bytes, algo, hc_comm_last_predicted(hc), st.plans, st.cache_hits,
-        err == MPI_SUCCESS ? "" : ", FAILED");
+        coll, hc->size, bytes, hc_comm_last_algorithm(hc), hc_comm_last_predicted(hc), s.plans,
+        s.cache_hits, err == MPI_SUCCESS ? "" : ", FAILED");
 }
 
 static long long type_bytes(long long count, MPI_Datatype t)
@@ -250,19 +301,38 @@ static long long type_bytes(long long count, MPI_Datatype t)
     return count * sz;
 }
 
+/* An error of hetcoll's own execution (not of the MPI library's collective, which already
+ * invoked the handler): the communicator's error handler decides, as for any MPI call. */
+static int raise_on(MPI_Comm comm, int err)
+{
+    if (err != MPI_SUCCESS)
+        PMPI_Comm_call_errhandler(comm, err);
+    return err;
+}
+
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     if (depth)
         return PMPI_Bcast(buf, count, type, root, comm);
-    hc_comm_t *hc = state_of(comm, D_BCAST);
+    pmpi_state_t *st = state_of(comm, D_BCAST);
     long long bytes = type_bytes(count, type);
-    if (!hc || bytes < min_bytes)
+    if (!st || bytes < cfg.min_bytes)
         return PMPI_Bcast(buf, count, type, root, comm);
     depth++;
-    int err = hc_bcast(buf, count, type, root, hc);
+    hc__call_t call;
+    int err = hc__bcast_start(st->hc, count, type, root, &call);
+    if (err != MPI_SUCCESS) { /* the MPI library judges the arguments */
+        hc__call_end(st->hc, &call, err);
+        depth--;
+        return PMPI_Bcast(buf, count, type, root, comm);
+    }
+    err = call.native ? PMPI_Bcast(buf, count, type, root, comm)
+                      : hc__bcast_run(st->hc, &call, buf, count, type);
+    const int ours = !call.native;
+    err = hc__call_end(st->hc, &call, err);
     depth--;
-    log_call(hc, comm, "MPI_Bcast", bytes, err);
-    return err;
+    after(st, comm, "MPI_Bcast", bytes, err);
+    return ours ? raise_on(comm, err) : err;
 }
 
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -270,44 +340,63 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
 {
     if (depth)
         return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-    hc_comm_t *hc = state_of(comm, D_REDUCE);
+    pmpi_state_t *st = state_of(comm, D_REDUCE);
     long long bytes = type_bytes(count, type);
-    if (!hc || bytes < min_bytes)
+    if (!st || bytes < cfg.min_bytes)
         return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
     depth++;
-    int err = hc_reduce(sendbuf, recvbuf, count, type, op, root, hc);
+    hc__call_t call;
+    int err = hc__reduce_start(st->hc, sendbuf, count, type, op, root, 0, &call);
+    if (err != MPI_SUCCESS) {
+        hc__call_end(st->hc, &call, err);
+        depth--;
+        return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+    }
+    err = call.native ? PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm)
+                      : hc__reduce_run(st->hc, &call, sendbuf, recvbuf, count, type, op, root);
+    const int ours = !call.native;
+    err = hc__call_end(st->hc, &call, err);
     depth--;
-    log_call(hc, comm, "MPI_Reduce", bytes, err);
-    return err;
+    after(st, comm, "MPI_Reduce", bytes, err);
+    return ours ? raise_on(comm, err) : err;
 }
 
-/* Reduce to rank 0, then broadcast. */
+/* Opt-in: a reduction to rank 0 then a broadcast, measured as a whole against the MPI
+ * library's allreduce (its own plans: the reduction key says "allreduce"). */
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm)
 {
     if (depth)
         return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-    hc_comm_t *hc = state_of(comm, D_ALLREDUCE);
+    pmpi_state_t *st = state_of(comm, D_ALLREDUCE);
     long long bytes = type_bytes(count, type);
-    if (!hc || bytes < min_bytes)
+    if (!st || bytes < cfg.min_bytes)
         return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-    int me = 0;
-    PMPI_Comm_rank(comm, &me);
-    const void *sb = sendbuf;
-    if (sendbuf == MPI_IN_PLACE && me != 0)
-        sb = recvbuf; /* non-roots send their recvbuf; hc_reduce writes only the root's */
+    const int me = comm_rank(comm);
+    /* Non-roots send their recvbuf in place; hc_reduce writes only the root's. */
+    const void *sb = sendbuf == MPI_IN_PLACE && me != 0 ? recvbuf : sendbuf;
     depth++;
-    int err = hc_reduce(sb, recvbuf, count, type, op, 0, hc);
-    char a1[48];
-    snprintf(a1, sizeof a1, "%s", hc_comm_last_algorithm(hc));
-    double p1 = hc_comm_last_predicted(hc);
+    hc__call_t red, bc;
+    int err = hc__reduce_start(st->hc, sb, count, type, op, 0, 1, &red);
+    if (err != MPI_SUCCESS || red.native) {
+        hc__call_end(st->hc, &red, err);
+        depth--;
+        err = PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+        after(st, comm, "MPI_Allreduce", bytes, err);
+        return err;
+    }
+    err = hc__reduce_run(st->hc, &red, sb, recvbuf, count, type, op, 0);
     if (err == MPI_SUCCESS)
-        err = hc_bcast(recvbuf, count, type, 0, hc);
+        err = hc__bcast_start(st->hc, count, type, 0, &bc);
+    if (err == MPI_SUCCESS) {
+        err = bc.native ? PMPI_Bcast(recvbuf, count, type, 0, comm)
+                        : hc__bcast_run(st->hc, &bc, recvbuf, count, type);
+        err = hc__call_end(st->hc, &bc, err);
+    }
+    err = hc__call_end(st->hc, &red, err); /* the trial's time includes the broadcast */
     depth--;
-    if (verbose && me == 0)
-        say("MPI_Allreduce = reduce (%s, predicted %.6g s) + bcast:", a1, p1);
-    log_call(hc, comm, "MPI_Allreduce", bytes, err);
-    return err;
+    after(st, comm, "MPI_Allreduce", bytes, err);
+    return raise_on(comm, err);
 }
 
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -315,17 +404,29 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     if (depth)
         return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    hc_comm_t *hc = state_of(comm, D_ALLTOALL);
+    pmpi_state_t *st = state_of(comm, D_ALLTOALL);
     int size = 0;
     PMPI_Comm_size(comm, &size);
     long long bytes = type_bytes((long long)recvcount * size, recvtype);
-    if (!hc || bytes < min_bytes)
+    if (!st || bytes < cfg.min_bytes)
         return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     depth++;
-    int err = hc_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, hc);
+    hc__call_t call;
+    int err = hc__alltoall_start(st->hc, sendbuf, sendcount, sendtype, recvcount, recvtype, &call);
+    if (err != MPI_SUCCESS) {
+        hc__call_end(st->hc, &call, err);
+        depth--;
+        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    }
+    err = call.native
+              ? PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
+              : hc__alltoall_run(st->hc, &call, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                 recvtype);
+    const int ours = !call.native;
+    err = hc__call_end(st->hc, &call, err);
     depth--;
-    log_call(hc, comm, "MPI_Alltoall", bytes, err);
-    return err;
+    after(st, comm, "MPI_Alltoall", bytes, err);
+    return ours ? raise_on(comm, err) : err;
 }
 
 int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -335,37 +436,41 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
     if (depth)
         return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                               recvtype, comm);
-    hc_comm_t *hc = state_of(comm, D_ALLTOALLV);
+    pmpi_state_t *st = state_of(comm, D_ALLTOALLV);
+    if (!st)
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                              recvtype, comm);
     int size = 0;
     PMPI_Comm_size(comm, &size);
     long long n = 0;
     for (int i = 0; recvcounts && i < size; i++)
-        n += recvcounts[i];
+        n += recvcounts[i] > 0 ? recvcounts[i] : 0;
     long long bytes = type_bytes(n, recvtype);
-    /* min_bytes is not applied: ranks may differ in their byte counts */
-    if (!hc)
+    /* HETCOLL_MIN_BYTES is not applied: ranks may differ in their byte counts. */
+    depth++;
+    int bad = 0;
+    int err = hc__alltoallv(st->hc, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                            rdispls, recvtype, comm, &bad);
+    depth--;
+    if (bad) /* nothing was moved; the MPI library judges the arguments */
         return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                               recvtype, comm);
-    depth++;
-    int err = hc_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                           recvtype, hc);
-    depth--;
-    log_call(hc, comm, "MPI_Alltoallv", bytes, err);
-    return err;
+    after(st, comm, "MPI_Alltoallv", bytes, err);
+    return st->hc->native_failed ? err : raise_on(comm, err);
 }
 
 int MPI_Finalize(void)
 {
-    if (keyval != MPI_KEYVAL_INVALID) {
+    if (cfg.keyval != MPI_KEYVAL_INVALID) {
         /* MPI_COMM_WORLD's attributes are not deleted by MPI_Finalize everywhere */
         int flag = 0;
         void *st = NULL;
-        PMPI_Comm_get_attr(MPI_COMM_WORLD, keyval, &st, &flag);
+        PMPI_Comm_get_attr(MPI_COMM_WORLD, cfg.keyval, &st, &flag);
         if (flag)
-            PMPI_Comm_delete_attr(MPI_COMM_WORLD, keyval);
-        PMPI_Comm_free_keyval(&keyval);
+            PMPI_Comm_delete_attr(MPI_COMM_WORLD, cfg.keyval);
+        PMPI_Comm_free_keyval(&cfg.keyval);
     }
-    hc_platform_destroy(platform);
-    platform = NULL;
+    hc_platform_destroy(cfg.platform);
+    cfg.platform = NULL;
     return PMPI_Finalize();
 }

@@ -32,9 +32,9 @@ int hc__spec_init(hc_comm_t *c, int size)
     size_t n = size > 0 ? (size_t)size : 1;
     sp->row = calloc(n, sizeof *sp->row);
     sp->col = calloc(n, sizeof *sp->col);
-    sp->to = calloc(n, sizeof *sp->to);
-    sp->from = calloc(n, sizeof *sp->from);
-    return sp->row && sp->col && sp->to && sp->from ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    sp->interval = 1;
+    sp->check_at = 1;
+    return sp->row && sp->col ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
 void hc__spec_free(hc_comm_t *c)
@@ -42,53 +42,8 @@ void hc__spec_free(hc_comm_t *c)
     hc__spec_t *sp = &c->spec;
     free(sp->row);
     free(sp->col);
-    free(sp->to);
-    free(sp->from);
+    hc__entry_free(&sp->entry);
     memset(sp, 0, sizeof *sp);
-}
-
-void hc__spec_record(hc_comm_t *c, const uint64_t *bytes, hc__plan_entry_t *e)
-{
-    hc__spec_t *sp = &c->spec;
-    const size_t P = (size_t)c->size, me = (size_t)c->rank;
-    uint64_t h = hc__fnv1a(bytes, P * P, 0xcbf29ce484222325ULL ^ c->epoch);
-    if (sp->streak > 0 && h == sp->hash) {
-        /* The same matrix again (a hash collision is harmless: the plan is only ever run
-         * after every rank checked its own row and column exactly). */
-        if (sp->streak < UINT_MAX)
-            sp->streak++;
-        return;
-    }
-    sp->streak = 0;
-    /* Scratch messages are counted in MPI_BYTE; the schedule must be the cached one and this
-     * rank's order must exist. These depend only on agreed data (the matrix, the options). */
-    int dense = 1;
-    for (size_t i = 0; i < P; i++)
-        for (size_t j = 0; j < P; j++) {
-            if (bytes[i * P + j] > INT_MAX)
-                return;
-            dense &= i == j || bytes[i * P + j] > 0;
-        }
-    if (c->opts.cache_entries == 0 || !e->order || !e->s)
-        return;
-    const hc__order_t *o = e->order;
-    for (size_t i = 0; i < o->ns; i++)
-        sp->to[i] = e->s->events[o->sends[i]].dst;
-    for (size_t i = 0; i < o->nr; i++)
-        sp->from[i] = e->s->events[o->recvs[i]].src;
-    for (size_t j = 0; j < P; j++) {
-        sp->row[j] = bytes[me * P + j];
-        sp->col[j] = bytes[j * P + me];
-    }
-    sp->ns = (uint32_t)o->ns;
-    sp->nr = (uint32_t)o->nr;
-    sp->ws = o->ws;
-    sp->wr = o->wr;
-    sp->dense = dense;
-    memcpy(sp->algorithm, e->s->algorithm, sizeof sp->algorithm);
-    sp->makespan = e->s->makespan;
-    sp->hash = h;
-    sp->streak = 1;
 }
 
 /* Bytes of `count` elements, or UINT64_MAX for a negative count. */
@@ -97,14 +52,13 @@ static uint64_t nbytes(int count, int tsize)
     return count < 0 ? UINT64_MAX : (uint64_t)count * (uint64_t)tsize;
 }
 
-int hc__spec_try(hc_comm_t *c, int args_ok, const char *sendbuf, const int *sendcounts,
-                 const int *sdispls, MPI_Datatype sendtype, char *recvbuf, const int *recvcounts,
-                 const int *rdispls, MPI_Datatype recvtype, int *done)
+int hc__spec_run(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, int args_ok,
+                 const char *sendbuf, const int *sendcounts, const int *sdispls,
+                 MPI_Datatype sendtype, char *recvbuf, const int *recvcounts, const int *rdispls,
+                 MPI_Datatype recvtype, int *stale_out)
 {
     hc__spec_t *sp = &c->spec;
-    *done = 0;
-    if (sp->streak < 2)
-        return MPI_SUCCESS;
+    *stale_out = 0;
     const int P = c->size, me = c->rank;
     int ssz = 0, rsz = 0;
     MPI_Aint lb, sext = 0, rext = 0;
@@ -120,13 +74,17 @@ int hc__spec_try(hc_comm_t *c, int args_ok, const char *sendbuf, const int *send
     /* Pairs whose count changed (or all, for invalid arguments) use scratch of the recorded
      * size: zeros to send, separate slots to receive into. */
     uint64_t zmax = 0, rsum = 0;
-    for (uint32_t i = 0; !ok && i < sp->ns; i++)
-        if (!args_ok || nbytes(sendcounts[sp->to[i]], ssz) != sp->row[sp->to[i]])
-            zmax = sp->row[sp->to[i]] > zmax ? sp->row[sp->to[i]] : zmax;
-    for (uint32_t i = 0; !ok && i < sp->nr; i++)
-        if (!args_ok || nbytes(recvcounts[sp->from[i]], rsz) != sp->col[sp->from[i]])
-            rsum += sp->col[sp->from[i]];
-    hc__msg_t *m = malloc(sizeof *m * ((size_t)sp->ns + sp->nr + 1));
+    for (size_t i = 0; !ok && i < o->ns; i++) {
+        uint32_t d = s->events[o->sends[i]].dst;
+        if (!args_ok || nbytes(sendcounts[d], ssz) != sp->row[d])
+            zmax = sp->row[d] > zmax ? sp->row[d] : zmax;
+    }
+    for (size_t i = 0; !ok && i < o->nr; i++) {
+        uint32_t f = s->events[o->recvs[i]].src;
+        if (!args_ok || nbytes(recvcounts[f], rsz) != sp->col[f])
+            rsum += sp->col[f];
+    }
+    hc__msg_t *m = malloc(sizeof *m * (o->ns + o->nr + 1));
     char *zeros = calloc(zmax + 1, 1), *scratch = malloc(rsum + 1);
     int err = m && zeros && scratch ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     /* An allocation failure here is local; the other ranks are already exchanging, so it ends
@@ -134,17 +92,17 @@ int hc__spec_try(hc_comm_t *c, int args_ok, const char *sendbuf, const int *send
     const int stag = sp->dense ? (ok ? TAG_OK : TAG_STALE) : TAG_OK;
     const int rtag = sp->dense ? MPI_ANY_TAG : TAG_OK;
     uint64_t roff = 0;
-    for (uint32_t i = 0; err == MPI_SUCCESS && i < sp->ns; i++) {
-        int d = (int)sp->to[i];
+    for (size_t i = 0; err == MPI_SUCCESS && i < o->ns; i++) {
+        int d = (int)s->events[o->sends[i]].dst;
         if (ok || (args_ok && nbytes(sendcounts[d], ssz) == sp->row[d]))
             m[i] =
                 (hc__msg_t){(char *)sendbuf + sdispls[d] * sext, sendcounts[d], sendtype, d, stag};
         else
             m[i] = (hc__msg_t){zeros, (int)sp->row[d], MPI_BYTE, d, stag};
     }
-    for (uint32_t i = 0; err == MPI_SUCCESS && i < sp->nr; i++) {
-        int f = (int)sp->from[i];
-        hc__msg_t *r = &m[sp->ns + i];
+    for (size_t i = 0; err == MPI_SUCCESS && i < o->nr; i++) {
+        int f = (int)s->events[o->recvs[i]].src;
+        hc__msg_t *r = &m[o->ns + i];
         if (ok || (args_ok && nbytes(recvcounts[f], rsz) == sp->col[f])) {
             *r = (hc__msg_t){recvbuf + rdispls[f] * rext, recvcounts[f], recvtype, f, rtag};
         } else {
@@ -161,31 +119,17 @@ int hc__spec_try(hc_comm_t *c, int args_ok, const char *sendbuf, const int *send
                            recvbuf + rdispls[me] * rext, recvcounts[me], recvtype, me, 0, c->comm,
                            MPI_STATUS_IGNORE);
     if (err == MPI_SUCCESS)
-        err = hc__exchange_run(c->comm, m, sp->ns, sp->ws, m + sp->ns, sp->nr, sp->wr);
+        err = hc__exchange_run(c->comm, m, o->ns, o->ws, m + o->ns, o->nr, o->wr);
     if (err == MPI_SUCCESS && !sp->dense)
         err = MPI_Wait(&agree, MPI_STATUS_IGNORE);
     if (err == MPI_SUCCESS && sp->dense) {
         any_stale = stale;
-        for (uint32_t i = 0; i < sp->nr; i++)
-            any_stale |= m[sp->ns + i].tag != TAG_OK;
+        for (size_t i = 0; i < o->nr; i++)
+            any_stale |= m[o->ns + i].tag != TAG_OK;
     }
     free(m);
     free(zeros);
     free(scratch);
-    if (err != MPI_SUCCESS)
-        return err;
-    if (any_stale) {
-        c->stats.spec_misses++;
-        sp->streak = 0;
-        return MPI_SUCCESS;
-    }
-    c->stats.calls++;
-    c->stats.cache_hits++;
-    c->stats.speculated++;
-    if (sp->streak < UINT_MAX)
-        sp->streak++;
-    memcpy(c->last_algo, sp->algorithm, sizeof c->last_algo);
-    c->last_predicted = sp->makespan;
-    *done = 1;
-    return MPI_SUCCESS;
+    *stale_out = any_stale;
+    return err;
 }

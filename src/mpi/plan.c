@@ -1,0 +1,393 @@
+/* The plan cache of a communicator: sightings of keys, planning on rank 0 and sharing the
+ * candidate schedules with every rank.
+ *
+ * One planner, one schedule: rank 0 builds the problem and plans; the schedules are
+ * broadcast. Planning may use time-limited searches whose result depends on timing, so letting
+ * every rank plan on its own could make ranks disagree.
+ *
+ * Every rank sees the same sequence of keys (a correct MPI program calls the same collectives
+ * with the same sizes and roots everywhere), so lookups, sightings, evictions and the decision
+ * to plan are the same on every rank without communication. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_internal.h"
+
+#define HC__SHORTLIST_RATIO 2.0 /* alternatives predicted within this factor of the best */
+
+void hc__entry_free(hc__entry_t *e)
+{
+    if (!e)
+        return;
+    for (uint32_t k = 0; k < e->n_cand; k++) {
+        hc_schedule_destroy(e->cand[k].s);
+        hc__order_free(e->cand[k].order);
+    }
+    free(e->key);
+    free(e->members);
+    memset(e, 0, sizeof *e);
+}
+
+void hc__cache_clear(hc_comm_t *c)
+{
+    for (unsigned i = 0; i < c->n_cache; i++)
+        hc__entry_free(&c->cache[i]);
+    c->n_cache = 0;
+    c->n_sightings = 0;
+}
+
+static uint64_t key_hash(const hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t n)
+{
+    return hc__fnv1a(key, n, 0xcbf29ce484222325ULL ^ ((uint64_t)coll << 56) ^ c->epoch);
+}
+
+/* Count a sighting of hash h; returns how often it was seen (this one included). */
+static uint32_t sighting(hc_comm_t *c, uint64_t h)
+{
+    unsigned lru = 0;
+    for (unsigned i = 0; i < c->n_sightings; i++) {
+        hc__sighting_t *s = &c->sightings[i];
+        if (s->hash == h) {
+            s->last_use = c->clock;
+            return ++s->count;
+        }
+        if (s->last_use < c->sightings[lru].last_use)
+            lru = i;
+    }
+    unsigned slot = c->n_sightings < HC__SIGHTINGS ? c->n_sightings++ : lru;
+    c->sightings[slot] = (hc__sighting_t){h, 1, c->clock};
+    return 1;
+}
+
+static void sighting_forget(hc_comm_t *c, uint64_t h)
+{
+    for (unsigned i = 0; i < c->n_sightings; i++)
+        if (c->sightings[i].hash == h) {
+            c->sightings[i] = c->sightings[--c->n_sightings];
+            return;
+        }
+}
+
+/* Same events (tree and segments): two algorithms that agree on this instance (common on
+ * homogeneous platforms) need not both be measured. */
+static int same_shape(const hc_schedule_t *a, const hc_schedule_t *b)
+{
+    if (a->n_events != b->n_events || a->n_segments != b->n_segments)
+        return 0;
+    for (size_t i = 0; i < a->n_events; i++)
+        if (a->events[i].src != b->events[i].src || a->events[i].dst != b->events[i].dst ||
+            a->events[i].seg != b->events[i].seg || a->events[i].bytes != b->events[i].bytes)
+            return 0;
+    return 1;
+}
+
+static int by_makespan(const void *pa, const void *pb)
+{
+    const hc_schedule_t *a = *(hc_schedule_t *const *)pa, *b = *(hc_schedule_t *const *)pb;
+    return (a->makespan > b->makespan) - (a->makespan < b->makespan);
+}
+
+/* Rank 0: the schedules to offer. A forced algorithm gives one. "auto" gives the best
+ * predicted schedule and, when `max` > 1, up to max - 1 distinct alternatives predicted within
+ * HC__SHORTLIST_RATIO of it, best first: the registry's auto where the collective has one
+ * (total exchange, never predicted slower than the pairwise exchange), else every algorithm of
+ * the collective but the two-tree one (it hedges against errors the prediction does not see). */
+static int plan_schedules(hc_comm_t *c, const hc_problem_t *pb, const char *name,
+                          hc_schedule_t **out, uint32_t max, uint32_t *n_out)
+{
+    hc_algo_opts_t o;
+    hc_algo_opts_default(&o);
+    o.time_limit_s = c->opts.plan_time_limit;
+    const hc_algo_info_t *info;
+    *n_out = 0;
+    if (strcmp(name, "auto") != 0) {
+        int rc = hc_schedule_compute(pb, name, &o, &out[0]);
+        *n_out = rc == HC_OK;
+        return rc;
+    }
+    if (hc_algo_find(pb->coll, "auto", &info) == HC_OK) {
+        int rc = hc_schedule_compute(pb, "auto", &o, &out[0]);
+        hc_schedule_t *pair = NULL;
+        if (rc == HC_OK && pb->coll == HC_COLL_ALLTOALL &&
+            hc_schedule_compute(pb, "caterpillar", &o, &pair) == HC_OK) {
+            if (pair->makespan < out[0]->makespan) {
+                hc_schedule_t *t = out[0];
+                out[0] = pair;
+                pair = t;
+            }
+            if (max > 1 && !same_shape(out[0], pair) &&
+                pair->makespan <= HC__SHORTLIST_RATIO * out[0]->makespan) {
+                out[1] = pair;
+                pair = NULL;
+            }
+        }
+        hc_schedule_destroy(pair);
+        *n_out = rc == HC_OK ? 1 + (out[1] != NULL) : 0;
+        return rc;
+    }
+    size_t n_algos = hc_algo_count(), n = 0;
+    hc_schedule_t **all = calloc(n_algos + 1, sizeof *all);
+    if (!all)
+        return hc_error_set(HC_ERR_NOMEM, "out of memory planning");
+    int last = hc_error_set(HC_ERR_UNSUPPORTED, "no %s algorithm applies", hc_coll_name(pb->coll));
+    for (size_t i = 0; i < n_algos; i++) {
+        const hc_algo_info_t *a = hc_algo_get(i);
+        if (a->coll != pb->coll || strcmp(a->name, "ttcc") == 0)
+            continue;
+        hc_schedule_t *s = NULL;
+        last = hc_schedule_compute(pb, a->name, &o, &s);
+        if (last == HC_OK)
+            all[n++] = s;
+    }
+    if (n == 0) {
+        free(all);
+        return last;
+    }
+    qsort(all, n, sizeof *all, by_makespan);
+    out[(*n_out)++] = all[0];
+    all[0] = NULL;
+    for (size_t i = 1; i < n && *n_out < max; i++) {
+        int take = all[i]->makespan <= HC__SHORTLIST_RATIO * out[0]->makespan;
+        for (uint32_t k = 0; take && k < *n_out; k++)
+            take = !same_shape(all[i], out[k]);
+        if (take) {
+            out[(*n_out)++] = all[i];
+            all[i] = NULL;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        hc_schedule_destroy(all[i]);
+    free(all);
+    return HC_OK;
+}
+
+/* Plan header broadcast by rank 0. */
+typedef struct {
+    int32_t status;
+    uint32_t n_events, n_steps, n_segments, has_parent, n_members;
+    uint32_t root, n1, n2, k;
+    double makespan, lower_bound, beta;
+    char algorithm[48];
+} plan_hdr_t;
+
+/* Broadcast rank 0's schedule *s (and the members) to every rank. Collective. */
+static int share_schedule(hc_comm_t *c, hc_coll_t coll, hc_schedule_t **s, uint32_t **members,
+                          uint32_t *n_members)
+{
+    plan_hdr_t h;
+    memset(&h, 0, sizeof h);
+    if (c->rank == 0) {
+        h.n_events = (uint32_t)(*s)->n_events;
+        h.n_steps = (uint32_t)(*s)->n_steps;
+        h.n_segments = (*s)->n_segments;
+        h.has_parent = ((*s)->parent != NULL) + ((*s)->parent2 != NULL);
+        h.makespan = (*s)->makespan;
+        h.lower_bound = (*s)->lower_bound;
+        h.root = (*s)->root;
+        h.n1 = (*s)->n1;
+        h.n2 = (*s)->n2;
+        h.k = (*s)->k;
+        h.beta = (*s)->beta;
+        memcpy(h.algorithm, (*s)->algorithm, sizeof h.algorithm);
+        h.n_members = *n_members;
+    }
+    MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, c->comm);
+    int err = MPI_SUCCESS;
+    if (c->rank != 0) {
+        int rc = hc_schedule_create(coll, (uint32_t)c->size, s);
+        if (rc == HC_OK && h.n_events) {
+            (*s)->events = calloc(h.n_events, sizeof(hc_event_t));
+            (*s)->cap_events = h.n_events;
+            rc = (*s)->events ? HC_OK : HC_ERR_NOMEM;
+        }
+        if (rc == HC_OK && h.n_steps) {
+            (*s)->steps = calloc(h.n_steps, sizeof(hc_step_t));
+            (*s)->cap_steps = h.n_steps;
+            rc = (*s)->steps ? HC_OK : HC_ERR_NOMEM;
+        }
+        if (rc == HC_OK && h.has_parent)
+            rc = hc_schedule_alloc_trees(*s, h.has_parent == 2);
+        if (rc == HC_OK && h.n_members) {
+            *members = malloc(sizeof **members * h.n_members);
+            rc = *members ? HC_OK : HC_ERR_NOMEM;
+        }
+        if (rc == HC_OK) {
+            (*s)->n_events = h.n_events;
+            (*s)->n_steps = h.n_steps;
+            (*s)->n_segments = h.n_segments;
+            (*s)->makespan = h.makespan;
+            (*s)->lower_bound = h.lower_bound;
+            (*s)->root = h.root;
+            (*s)->n1 = h.n1;
+            (*s)->n2 = h.n2;
+            (*s)->k = h.k;
+            (*s)->beta = h.beta;
+            memcpy((*s)->algorithm, h.algorithm, sizeof h.algorithm);
+            *n_members = h.n_members;
+        } else {
+            err =
+                hc__fail(MPI_ERR_NO_MEM, "out of memory receiving a %u-event schedule", h.n_events);
+        }
+    }
+    /* Memory failures are local; agree before moving payloads. */
+    err = hc__agree(c->comm, err);
+    if (err != MPI_SUCCESS)
+        return err;
+    if (h.n_events)
+        MPI_Bcast((*s)->events, (int)(h.n_events * sizeof(hc_event_t)), MPI_BYTE, 0, c->comm);
+    if (h.n_steps)
+        MPI_Bcast((*s)->steps, (int)(h.n_steps * sizeof(hc_step_t)), MPI_BYTE, 0, c->comm);
+    if (h.has_parent)
+        MPI_Bcast((*s)->parent, c->size, MPI_INT32_T, 0, c->comm);
+    if (h.has_parent == 2)
+        MPI_Bcast((*s)->parent2, c->size, MPI_INT32_T, 0, c->comm);
+    if (h.n_members)
+        MPI_Bcast(*members, (int)h.n_members, MPI_UINT32_T, 0, c->comm);
+    return MPI_SUCCESS;
+}
+
+/* A cache slot for a new entry (evicting the least recently used), or tmp with the cache off. */
+static hc__entry_t *new_slot(hc_comm_t *c, hc__entry_t *tmp)
+{
+    if (c->opts.cache_entries == 0)
+        return tmp;
+    if (!c->cache) {
+        c->cache = calloc(c->opts.cache_entries, sizeof *c->cache);
+        if (!c->cache)
+            return tmp;
+    }
+    unsigned slot = c->n_cache;
+    if (slot == c->opts.cache_entries) {
+        slot = 0;
+        for (unsigned i = 1; i < c->n_cache; i++)
+            if (c->cache[i].last_use < c->cache[slot].last_use)
+                slot = i;
+        hc__entry_free(&c->cache[slot]);
+    } else {
+        c->n_cache++;
+    }
+    return &c->cache[slot];
+}
+
+int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t key_len,
+                    uint64_t plan_bytes, hc__build_fn build, const void *arg, hc__lookup_t *lookup,
+                    hc__entry_t **entry, hc__entry_t *tmp)
+{
+    const uint64_t h = key_hash(c, coll, key, key_len);
+    c->stats.calls++;
+    c->clock++;
+    *entry = NULL;
+    for (unsigned i = 0; i < c->n_cache; i++) {
+        hc__entry_t *e = &c->cache[i];
+        if (e->coll == coll && e->hash == h && e->key_len == key_len &&
+            memcmp(e->key, key, key_len * sizeof *key) == 0) {
+            e->last_use = c->clock;
+            e->calls++;
+            c->stats.cache_hits++;
+            *entry = e;
+            *lookup = HC__LOOKUP_ENTRY;
+            return MPI_SUCCESS;
+        }
+    }
+    const char *algo = c->algo[coll];
+    *lookup = HC__LOOKUP_NATIVE;
+    if (strcmp(algo, "native") == 0) {
+        hc__native_because(c, HC__WHY_POLICY, "HETCOLL_ALGO_%s=native", hc_coll_name(coll));
+        return MPI_SUCCESS;
+    }
+    const int forced = strcmp(algo, "auto") != 0;
+    if (!forced && sighting(c, h) < c->plan_after[coll]) {
+        hc__native_because(c, HC__WHY_POLICY, "first calls of this size");
+        return MPI_SUCCESS;
+    }
+    sighting_forget(c, h);
+
+    /* Plan: rank 0 computes, every rank receives. */
+    hc_schedule_t *cand[HC__CAND_MAX] = {NULL};
+    uint32_t *members = NULL, n_members = 0;
+    uint32_t n_sched = 0;
+    const int tune = !forced && c->opts.tune_trials > 0;
+    int err = MPI_SUCCESS;
+    if (c->rank == 0) {
+        double t0 = hc__now();
+        hc_problem_t pb;
+        hc_matrix_t *costs = NULL, *sizes = NULL;
+        int rc = build(c, arg, &pb, &costs, &sizes, &members, &n_members);
+        if (rc == HC_OK)
+            rc = plan_schedules(c, &pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched);
+        hc_matrix_destroy(costs);
+        hc_matrix_destroy(sizes);
+        if (rc != HC_OK) {
+            err = hc__fail(hc__mpi_err(rc), "planning %s with %s on %d ranks failed: %s",
+                           hc_coll_name(coll), algo, c->size, hc_error_detail());
+            n_sched = 0;
+        } else {
+            hc__log(c, "%s: planned in %.3g s: %s (predicted %.6g s, lower bound %.6g s)",
+                    hc_coll_name(coll), hc__now() - t0, cand[0]->algorithm, cand[0]->makespan,
+                    cand[0]->lower_bound);
+        }
+    }
+    err = hc__agree(c->comm, err);
+    if (err == MPI_SUCCESS)
+        MPI_Bcast(&n_sched, 1, MPI_UINT32_T, 0, c->comm);
+    for (uint32_t k = 0; err == MPI_SUCCESS && k < n_sched; k++) {
+        uint32_t none = 0, *no_members = NULL;
+        err = k == 0 ? share_schedule(c, coll, &cand[0], &members, &n_members)
+                     : share_schedule(c, coll, &cand[k], &no_members, &none);
+    }
+    hc__entry_t *e = NULL;
+    if (err == MPI_SUCCESS || !forced || (c->flags & HC__DROPIN)) {
+        e = new_slot(c, tmp);
+        memset(e, 0, sizeof *e);
+        e->key = malloc(sizeof *key * (key_len ? key_len : 1));
+        if (!e->key) { /* every rank allocates the same size; rare and local */
+            if (e != tmp)
+                c->n_cache--;
+            err = hc__fail(MPI_ERR_NO_MEM, "out of memory caching a plan");
+            e = NULL;
+        }
+    }
+    if (!e) {
+        for (uint32_t k = 0; k < HC__CAND_MAX; k++)
+            hc_schedule_destroy(cand[k]);
+        free(members);
+        return err;
+    }
+    memcpy(e->key, key, key_len * sizeof *key);
+    e->key_len = key_len;
+    e->coll = coll;
+    e->hash = h;
+    e->last_use = c->clock;
+    e->calls = 1;
+    e->plan_bytes = plan_bytes;
+    if (err != MPI_SUCCESS) {
+        /* Planning failed (agreed): this key runs the MPI library's collective from now on. */
+        e->n_cand = 1; /* cand[0].s == NULL: native */
+        for (uint32_t k = 0; k < HC__CAND_MAX; k++)
+            hc_schedule_destroy(cand[k]);
+        free(members);
+        hc__native_because(c, HC__WHY_PLAN, "%s", hc_error_detail());
+        c->stats.fallbacks++;
+        *entry = e;
+        *lookup = HC__LOOKUP_ENTRY;
+        return MPI_SUCCESS;
+    }
+    c->stats.plans++;
+    e->members = members;
+    e->n_members = n_members;
+    /* Candidates: under auto the MPI library's own collective first, then the schedules best
+     * predicted first; a forced algorithm is the only candidate. */
+    uint32_t n = 0;
+    if (!forced)
+        e->cand[n++].s = NULL;
+    for (uint32_t k = 0; k < n_sched; k++)
+        e->cand[n++].s = cand[k];
+    e->n_cand = n;
+    e->chosen = forced ? 0 : 1; /* without tuning: the best predicted schedule */
+    e->tuning = tune && n > 1;
+    *entry = e;
+    *lookup = HC__LOOKUP_ENTRY;
+    return MPI_SUCCESS;
+}

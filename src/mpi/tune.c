@@ -1,0 +1,171 @@
+/* Measured choice among a plan's candidates: the MPI library's own collective ("native") and
+ * the schedules the model shortlisted.
+ *
+ * A model is only as good as what it sees (CPU sharing, protocol switches, probe noise), so,
+ * as STAR-MPI does (Faraj & Yuan, ICS 2005), the model shortlists and measurement decides,
+ * with the MPI library's collective always in the running: hetcoll never keeps a schedule
+ * that was not measured faster than native.
+ *  - The first calls of a plan run the candidates in rounds, native first. A trial's time is
+ *    the slowest rank's (an MPI_Allreduce MAX), so every rank sees the same numbers and takes
+ *    the same decisions.
+ *  - A candidate is dropped as soon as its best time is HC__DROP_RATIO times the leader's
+ *    median: a schedule several times slower costs one call, not a round of them.
+ *  - After tune_trials rounds (or when one candidate is left) the smallest median wins; a
+ *    schedule must beat native's median by HC__MARGIN, else native runs.
+ *  - The decision is measured again after 8 times as many calls (a cheap re-check: the
+ *    candidates are kept), and a new epoch plans afresh.
+ * Decisions feed the planning threshold: when measurement keeps choosing native, the next
+ * sizes wait longer before they are planned (c->plan_after), so a job where hetcoll cannot
+ * help stops paying for planning. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_internal.h"
+
+#define HC__DROP_RATIO 1.5
+#define HC__MARGIN 0.97
+#define HC__RECHECK_FACTOR 8
+#define HC__PLAN_AFTER_MAX 256
+
+int hc__cand_order(hc_comm_t *c, hc__cand_t *k, const hc__order_t **out)
+{
+    int err = !k->s || k->order ? MPI_SUCCESS : hc__order_build(c, k->s, &k->order);
+    *out = k->order;
+    return err;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(const hc__cand_t *k)
+{
+    double t[HC__TUNE_TRIALS];
+    memcpy(t, k->t, sizeof t[0] * k->n_t);
+    qsort(t, k->n_t, sizeof t[0], cmp_double);
+    return k->n_t % 2 ? t[k->n_t / 2] : 0.5 * (t[k->n_t / 2 - 1] + t[k->n_t / 2]);
+}
+
+static double best(const hc__cand_t *k)
+{
+    double b = k->t[0];
+    for (uint32_t i = 1; i < k->n_t; i++)
+        b = k->t[i] < b ? k->t[i] : b;
+    return b;
+}
+
+static const char *cand_name(const hc__cand_t *k)
+{
+    return k->s ? k->s->algorithm : "native";
+}
+
+static uint32_t rounds(const hc_comm_t *c)
+{
+    uint32_t r = c->opts.tune_trials;
+    return r < 1 ? 1 : r > HC__TUNE_TRIALS ? HC__TUNE_TRIALS : r;
+}
+
+uint32_t hc__tune_pick(hc_comm_t *c, hc__entry_t *e)
+{
+    (void)c;
+    if (!e->tuning && e->n_cand > 1 && e->recheck_at && e->calls >= e->recheck_at) {
+        /* Measure again: the network or the load may have changed. */
+        for (uint32_t k = 0; k < e->n_cand; k++) {
+            e->cand[k].n_t = 0;
+            e->cand[k].dropped = 0;
+        }
+        e->tuning = 1;
+        e->round = e->pos = 0;
+    }
+    if (!e->tuning)
+        return e->chosen;
+    while (e->cand[e->pos].dropped)
+        e->pos = (e->pos + 1) % e->n_cand;
+    e->trial_start = hc__now();
+    return e->pos;
+}
+
+/* The live candidate with the smallest median among those measured (UINT32_MAX: none). */
+static uint32_t leader(const hc__entry_t *e)
+{
+    uint32_t l = UINT32_MAX;
+    double lt = 0;
+    for (uint32_t k = 0; k < e->n_cand; k++) {
+        const hc__cand_t *x = &e->cand[k];
+        if (x->dropped || x->n_t == 0)
+            continue;
+        double m = median(x);
+        if (l == UINT32_MAX || m < lt) {
+            l = k;
+            lt = m;
+        }
+    }
+    return l;
+}
+
+static void decide(hc_comm_t *c, hc__entry_t *e)
+{
+    uint32_t w = leader(e);
+    const hc__cand_t *nat = e->cand[0].s ? NULL : &e->cand[0];
+    /* A schedule must be measured clearly faster than native, which is what runs otherwise. */
+    if (nat && w != 0 && !nat->dropped && nat->n_t > 0 &&
+        !(median(&e->cand[w]) < HC__MARGIN * median(nat)))
+        w = 0;
+    e->chosen = w;
+    e->tuning = 0;
+    uint64_t next = e->calls * HC__RECHECK_FACTOR;
+    e->recheck_at = next > 256 ? next : 256;
+    uint32_t *pa = &c->plan_after[e->coll];
+    if (nat && w == 0)
+        *pa = *pa * 2 > HC__PLAN_AFTER_MAX ? HC__PLAN_AFTER_MAX : *pa * 2;
+    else if (nat)
+        *pa = *pa / 2 > 2 ? *pa / 2 : 2;
+    if (c->opts.verbose && c->rank == 0) {
+        char line[512];
+        size_t used = 0;
+        for (uint32_t k = 0; k < e->n_cand && used < sizeof line; k++) {
+            const hc__cand_t *x = &e->cand[k];
+            int n =
+                snprintf(line + used, sizeof line - used, "%s%s %.3g s%s", k ? ", " : "",
+                         cand_name(x), x->n_t ? median(x) : 0.0, x->dropped ? " (dropped)" : "");
+            used += n > 0 ? (size_t)n : 0;
+        }
+        hc__log(c, "%s: measured (median of the slowest rank) %s; keeping %s",
+                hc_coll_name(e->coll), line, cand_name(&e->cand[w]));
+    }
+}
+
+int hc__tune_done(hc_comm_t *c, hc__entry_t *e, uint32_t k)
+{
+    if (!e->tuning)
+        return MPI_SUCCESS;
+    double seconds = hc__now() - e->trial_start, t = seconds;
+    int err = MPI_Allreduce(&seconds, &t, 1, MPI_DOUBLE, MPI_MAX, c->comm);
+    if (err != MPI_SUCCESS)
+        return err;
+    c->stats.tuning_calls++;
+    hc__cand_t *x = &e->cand[k];
+    if (x->n_t < HC__TUNE_TRIALS)
+        x->t[x->n_t++] = t;
+    /* Drop what is clearly slower than the leader. */
+    uint32_t l = leader(e);
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < e->n_cand; i++) {
+        hc__cand_t *y = &e->cand[i];
+        if (!y->dropped && i != l && y->n_t > 0 && best(y) > HC__DROP_RATIO * median(&e->cand[l]))
+            y->dropped = 1;
+        live += !y->dropped;
+    }
+    /* Next position; a wrap ends a round. */
+    do {
+        e->pos = (e->pos + 1) % e->n_cand;
+        if (e->pos == 0)
+            e->round++;
+    } while (e->cand[e->pos].dropped);
+    if (live <= 1 || e->round >= rounds(c))
+        decide(c, e);
+    return MPI_SUCCESS;
+}
