@@ -15,7 +15,18 @@ if(HETCOLL_BUILD_TESTS)
   pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
   find_program(HC_MPIEXEC NAMES mpirun mpiexec REQUIRED)
   add_executable(test_mpi_runtime ${PROJECT_SOURCE_DIR}/tests/mpi/test_mpi_runtime.c)
-  target_link_libraries(test_mpi_runtime PRIVATE hetcoll_mpi PkgConfig::CMOCKA)
+  target_link_libraries(test_mpi_runtime PRIVATE hetcoll_mpi PkgConfig::CMOCKA m)
+  target_compile_definitions(test_mpi_runtime PRIVATE HC_CLI="$<TARGET_FILE:hetcoll_cli>"
+                             HC_TEST_DATA="${PROJECT_SOURCE_DIR}/tests/data")
+  add_dependencies(test_mpi_runtime hetcoll_cli)
+  # One copy of the core per process: libhetcoll_mpi needs libhetcoll.so and defines none of it.
+  add_test(NAME mpi/one_core
+    COMMAND bash ${PROJECT_SOURCE_DIR}/tests/mpi/check_one_core.sh $<TARGET_FILE:hetcoll_mpi>)
+  set_tests_properties(mpi/one_core PROPERTIES LABELS mpi)
+  # The stress driver (tests/mpi/stress.c): the API build here, the drop-in build (an ordinary
+  # MPI program) in cmake/pmpi.cmake; tests/mpi/stress.sh runs both.
+  add_executable(stress ${PROJECT_SOURCE_DIR}/tests/mpi/stress.c)
+  target_link_libraries(stress PRIVATE hetcoll_mpi)
   foreach(np 2 3 4 8 16)
     add_test(NAME mpi/runtime_np${np}
       COMMAND ${HC_MPIEXEC} --oversubscribe -np ${np} $<TARGET_FILE:test_mpi_runtime>)

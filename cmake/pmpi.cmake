@@ -18,6 +18,18 @@ if(HETCOLL_BUILD_TESTS AND NOT HETCOLL_SANITIZE)
   find_program(HC_PMPI_MPIRUN NAMES mpirun mpiexec REQUIRED)
   add_executable(pmpi_app ${PROJECT_SOURCE_DIR}/tests/pmpi/pmpi_app.c)
   target_link_libraries(pmpi_app PRIVATE MPI::MPI_C)
+  add_executable(stress_pmpi ${PROJECT_SOURCE_DIR}/tests/mpi/stress.c)
+  target_compile_definitions(stress_pmpi PRIVATE HC_STRESS_PMPI)
+  target_link_libraries(stress_pmpi PRIVATE MPI::MPI_C)
+  # Bounded stress runs (fresh seeds every time, printed): the API build and the drop-in build
+  # under Open MPI, threads, error handlers. The acceptance runs are longer (docs/design.md).
+  add_test(NAME mpi/stress_openmpi
+    COMMAND bash ${PROJECT_SOURCE_DIR}/tests/mpi/stress.sh --mpi ompi --mpirun ${HC_PMPI_MPIRUN}
+            --api $<TARGET_FILE:stress> --pmpi $<TARGET_FILE:stress_pmpi>
+            --lib $<TARGET_FILE:hetcoll_pmpi> --cli $<TARGET_FILE:hetcoll_cli>
+            --runs 2 --cases 60 --np "5 8"
+            --replay ${PROJECT_SOURCE_DIR}/tests/mpi/stress_regressions.txt)
+  set_tests_properties(mpi/stress_openmpi PROPERTIES LABELS mpi TIMEOUT 900)
   add_test(NAME mpi/pmpi_openmpi
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/pmpi/test_pmpi.sh ompi ${HC_PMPI_MPIRUN}
             $<TARGET_FILE:pmpi_app> $<TARGET_FILE:hetcoll_pmpi> 6)
@@ -41,7 +53,18 @@ if(HETCOLL_BUILD_TESTS AND NOT HETCOLL_SANITIZE)
       COMMAND ${HC_MPICC_MPICH} -O2 -std=c11 -o ${app} ${PROJECT_SOURCE_DIR}/tests/pmpi/pmpi_app.c
       DEPENDS ${PROJECT_SOURCE_DIR}/tests/pmpi/pmpi_app.c
       COMMENT "mpicc.mpich pmpi_app_mpich" VERBATIM)
-    add_custom_target(hc_pmpi_mpich ALL DEPENDS ${lib} ${app})
+    set(stress_app ${CMAKE_CURRENT_BINARY_DIR}/stress_pmpi_mpich)
+    add_custom_command(OUTPUT ${stress_app}
+      COMMAND ${HC_MPICC_MPICH} -O2 -std=c11 -DHC_STRESS_PMPI -o ${stress_app}
+              ${PROJECT_SOURCE_DIR}/tests/mpi/stress.c -lpthread
+      DEPENDS ${PROJECT_SOURCE_DIR}/tests/mpi/stress.c
+      COMMENT "mpicc.mpich stress_pmpi_mpich" VERBATIM)
+    add_custom_target(hc_pmpi_mpich ALL DEPENDS ${lib} ${app} ${stress_app})
+    add_test(NAME mpi/stress_mpich_pmpi
+      COMMAND bash ${PROJECT_SOURCE_DIR}/tests/mpi/stress.sh --mpi mpich --mpirun ${HC_MPIEXEC_MPICH}
+              --pmpi ${stress_app} --lib ${lib} --cli $<TARGET_FILE:hetcoll_cli> --only pmpi,threads,errors
+              --runs 2 --cases 40 --np "4 5")
+    set_tests_properties(mpi/stress_mpich_pmpi PROPERTIES LABELS mpi TIMEOUT 900)
     add_test(NAME mpi/pmpi_mpich
       COMMAND bash ${PROJECT_SOURCE_DIR}/tests/pmpi/test_pmpi.sh mpich ${HC_MPIEXEC_MPICH} ${app}
               ${lib} 4)

@@ -1,6 +1,7 @@
 /* Status codes (one X-macro list) and the per-thread error detail. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -42,11 +43,19 @@ void hc_error_clear(void)
     detail[0] = '\0';
 }
 
+/* Formatted into a copy first: the arguments may include hc_error_detail() itself. */
+static void record(const char *fmt, va_list ap)
+{
+    char line[sizeof detail];
+    vsnprintf(line, sizeof line, fmt, ap);
+    memcpy(detail, line, sizeof detail);
+}
+
 int hc_error_set(int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
+    record(fmt, ap);
     va_end(ap);
     return status;
 }
@@ -55,7 +64,7 @@ int hc__error(int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
+    record(fmt, ap);
     va_end(ap);
     return status;
 }

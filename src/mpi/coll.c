@@ -207,7 +207,7 @@ static int choose(hc_comm_t *c, hc__lookup_t lookup, hc__call_t *call)
     c->why = HC__WHY_NONE;
     snprintf(c->last_algo, sizeof c->last_algo, "%s", k->s->algorithm);
     c->last_predicted = k->s->makespan;
-    return hc__cand_order(c, k, &call->o);
+    return hc__cand_order(c, e, k, &call->o);
 }
 
 int hc__call_end(hc_comm_t *c, hc__call_t *call, int err)
@@ -350,7 +350,7 @@ int hc_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, 
             hc__call_end(c, &call, err);
         return hc__raise(c, err);
     }
-    err = call.native ? PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, c->comm)
+    err = call.native ? hc__native_reduce(sendbuf, recvbuf, count, type, op, root, c->comm)
                       : hc__reduce_run(c, &call, sendbuf, recvbuf, count, type, op, root);
     return hc__raise(c, hc__call_end(c, &call, err));
 }
@@ -433,6 +433,65 @@ static char *span_copy(const char *buf, const int *counts, const int *displs, MP
     return copy;
 }
 
+int hc__native_alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls,
+                         MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                         const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (sendbuf != MPI_IN_PLACE || !hc__inplace_copy() || hc__dense_type(recvtype, 2))
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                              recvtype, comm);
+    int P = 0;
+    MPI_Comm_size(comm, &P);
+    char *copy = span_copy(recvbuf, recvcounts, rdispls, recvtype, P);
+    if (!copy)
+        return hc__fail(MPI_ERR_NO_MEM, "out of memory copying an in-place buffer");
+    int err = PMPI_Alltoallv(copy, recvcounts, rdispls, recvtype, recvbuf, recvcounts, rdispls,
+                             recvtype, comm);
+    free(copy);
+    return err;
+}
+
+int hc__native_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (sendbuf != MPI_IN_PLACE || !hc__inplace_copy() || hc__dense_type(recvtype, 2) ||
+        recvcount < 0)
+        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    int P = 0;
+    MPI_Comm_size(comm, &P);
+    MPI_Aint lb, ext, tlb, text;
+    MPI_Type_get_extent(recvtype, &lb, &ext);
+    MPI_Type_get_true_extent(recvtype, &tlb, &text);
+    size_t n = (size_t)recvcount * (size_t)P;
+    size_t bytes = n ? (size_t)((n - 1) * (size_t)ext + (size_t)tlb + (size_t)text) : 0;
+    char *copy = malloc(bytes + 1);
+    if (!copy)
+        return hc__fail(MPI_ERR_NO_MEM, "out of memory copying an in-place buffer");
+    memcpy(copy, recvbuf, bytes);
+    int err = PMPI_Alltoall(copy, recvcount, recvtype, recvbuf, recvcount, recvtype, comm);
+    free(copy);
+    return err;
+}
+
+int hc__native_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                      int root, MPI_Comm comm)
+{
+    if (sendbuf != MPI_IN_PLACE || !hc__inplace_copy() || count <= 0 ||
+        (root == 0 && hc__dense_type(type, 2)))
+        return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+    MPI_Aint lb, ext, tlb, text;
+    MPI_Type_get_extent(type, &lb, &ext);
+    MPI_Type_get_true_extent(type, &tlb, &text);
+    size_t bytes = (size_t)((count - 1) * ext + tlb + text);
+    char *copy = malloc(bytes + 1);
+    if (!copy)
+        return hc__fail(MPI_ERR_NO_MEM, "out of memory copying an in-place buffer");
+    memcpy(copy, recvbuf, bytes);
+    int err = PMPI_Reduce(copy, recvbuf, count, type, op, root, comm);
+    free(copy);
+    return err;
+}
+
 /* Plan the gathered matrix into the speculation entry (collective). */
 static int plan_matrix(hc_comm_t *c, const uint64_t *bytes)
 {
@@ -494,8 +553,8 @@ static int native_alltoallv(hc_comm_t *c, const void *sendbuf, const int *sendco
                             MPI_Comm comm)
 {
     c->stats.native_calls++;
-    int err = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                             recvtype, comm);
+    int err = hc__native_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                   rdispls, recvtype, comm);
     c->native_failed = err != MPI_SUCCESS;
     return err;
 }
@@ -576,7 +635,7 @@ int hc__alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], con
             return err;
         } else {
             const hc__order_t *o;
-            err = hc__cand_order(c, &e->cand[k], &o);
+            err = hc__cand_order(c, e, &e->cand[k], &o);
             if (err == MPI_SUCCESS && in_place && local == MPI_SUCCESS) {
                 copy = span_copy(recvbuf, recvcounts, rdispls, recvtype, c->size);
                 err = copy ? MPI_SUCCESS : MPI_ERR_NO_MEM;
@@ -633,7 +692,7 @@ int hc__alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], con
             err = plan_matrix(c, bytes);
         const hc__order_t *o = NULL;
         if (err == MPI_SUCCESS && sp->entry.cand[0].s)
-            err = hc__cand_order(c, &sp->entry.cand[0], &o);
+            err = hc__cand_order(c, &sp->entry, &sp->entry.cand[0], &o);
         if (err == MPI_SUCCESS && sp->entry.cand[0].s) {
             char *pcopy = NULL;
             if (in_place && !copy) {
@@ -772,10 +831,10 @@ int hc_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
             hc__call_end(c, &call, err);
         return hc__raise(c, err);
     }
-    err = call.native
-              ? PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, c->comm)
-              : hc__alltoall_run(c, &call, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                 recvtype);
+    err = call.native ? hc__native_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                            recvtype, c->comm)
+                      : hc__alltoall_run(c, &call, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                         recvtype);
     return hc__raise(c, hc__call_end(c, &call, err));
 }
 

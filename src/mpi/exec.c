@@ -92,10 +92,82 @@ void hc__order_free(hc__order_t *o)
         return;
     free(o->sends);
     free(o->recvs);
+    free(o->soff);
+    free(o->slen);
+    free(o->roff);
+    free(o->rlen);
     free(o);
 }
 
-int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, hc__order_t **out)
+static uint32_t uf_find(uint32_t *up, uint32_t v)
+{
+    while (up[v] != v)
+        v = up[v] = up[up[v]];
+    return v;
+}
+
+/* The byte ranges of a segmented broadcast. A segment index means a piece of one *family*:
+ * the schedule's segment events (those not carrying the whole message) connect the nodes of
+ * a family, and hierarchical schedules cut each cluster's family its own way (a pipeline of
+ * 64 KiB pieces in one cluster, n pieces of a scatter in another). Within a family piece j is
+ * the same size on every event and the pieces tile the message in index order. */
+static int segment_ranges(const hc_comm_t *c, const hc_schedule_t *s, uint64_t plan, hc__order_t *o)
+{
+    const uint32_t P = s->P, me = (uint32_t)c->rank, K = s->n_segments;
+    uint32_t *up = malloc(sizeof *up * P);
+    uint64_t *size = calloc(K, sizeof *size), *off = calloc(K + 1, sizeof *off);
+    o->soff = malloc(sizeof *o->soff * (o->ns + 1));
+    o->slen = malloc(sizeof *o->slen * (o->ns + 1));
+    o->roff = malloc(sizeof *o->roff * (o->nr + 1));
+    o->rlen = malloc(sizeof *o->rlen * (o->nr + 1));
+    int err = up && size && off && o->soff && o->slen && o->roff && o->rlen ? MPI_SUCCESS
+                                                                            : MPI_ERR_NO_MEM;
+    for (uint32_t v = 0; err == MPI_SUCCESS && v < P; v++)
+        up[v] = v;
+    for (size_t i = 0; err == MPI_SUCCESS && i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        if (e->bytes != plan)
+            up[uf_find(up, e->src)] = uf_find(up, e->dst);
+    }
+    uint32_t k = 0;
+    for (size_t i = 0; err == MPI_SUCCESS && i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        if (e->bytes == plan || uf_find(up, e->src) != uf_find(up, me))
+            continue;
+        if (e->seg >= K || (size[e->seg] && size[e->seg] != e->bytes))
+            err = hc__fail(MPI_ERR_INTERN, "broadcast schedule %s: segment %u has two sizes",
+                           s->algorithm, e->seg);
+        else
+            size[e->seg] = e->bytes;
+        k = e->seg + 1 > k ? e->seg + 1 : k;
+    }
+    for (uint32_t j = 0; err == MPI_SUCCESS && j < k; j++)
+        off[j + 1] = off[j] + size[j];
+    if (err == MPI_SUCCESS && k > 0 && off[k] != plan)
+        err = hc__fail(MPI_ERR_INTERN,
+                       "broadcast schedule %s: rank %u's segments cover %llu of %llu bytes",
+                       s->algorithm, me, (unsigned long long)off[k], (unsigned long long)plan);
+    for (size_t i = 0; err == MPI_SUCCESS && i < o->ns + o->nr; i++) {
+        int send = i < o->ns;
+        const hc_event_t *e = &s->events[send ? o->sends[i] : o->recvs[i - o->ns]];
+        uint64_t a = e->bytes == plan ? 0 : off[e->seg], n = e->bytes == plan ? plan : size[e->seg];
+        if (send) {
+            o->soff[i] = a;
+            o->slen[i] = n;
+        } else {
+            o->roff[i - o->ns] = a;
+            o->rlen[i - o->ns] = n;
+        }
+    }
+    o->kseg = k;
+    free(up);
+    free(size);
+    free(off);
+    return err;
+}
+
+int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, uint64_t plan_bytes,
+                    hc__order_t **out)
 {
     hc__order_t *o = calloc(1, sizeof *o);
     if (!o)
@@ -131,6 +203,13 @@ int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, hc__order_t **ou
             small = s->events[o->recvs[i]].bytes <= 4096;
         o->ws = small ? 0 : exchange_window(c, s, o->sends, o->ns, 0);
         o->wr = small ? 0 : exchange_window(c, s, o->recvs, o->nr, 1);
+    }
+    if (s->coll == HC_COLL_BCAST && !s->parent2 && s->n_segments > 1) {
+        err = segment_ranges(c, s, plan_bytes, o);
+        if (err != MPI_SUCCESS) {
+            hc__order_free(o);
+            return err;
+        }
     }
     *out = o;
     return MPI_SUCCESS;
@@ -259,40 +338,30 @@ static int bcast_whole(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *
     return err;
 }
 
-/* The bytes an event of a segmented broadcast carries: its segment of the `total` bytes, or
- * all of them when the event moves the whole message (hierarchical schedules send whole
- * messages between clusters and segments inside them). Returns 1 for a whole-message event. */
-static int bcast_span(const hc_event_t *e, int total, uint32_t nseg, uint64_t plan_bytes, int *f,
-                      int *n)
+/* [*f, *f + *n) of the `total` bytes of this call: the planned range [off, off + len) of the
+ * plan's bytes, scaled (a plan serves the sizes of a size class; every rank scales the same). */
+static void scaled(uint64_t off, uint64_t len, uint64_t plan, int total, int *f, int *n)
 {
-    if (e->bytes == plan_bytes) {
-        *f = 0;
-        *n = total;
-        return 1;
-    }
-    hc__segment(total, nseg, e->seg, f, n);
-    return 0;
+    uint64_t a = plan ? off * (uint64_t)total / plan : 0;
+    uint64_t b = plan ? (off + len) * (uint64_t)total / plan : (uint64_t)total;
+    *f = (int)a;
+    *n = (int)(b - a);
 }
 
 /* A segmented broadcast over `total` bytes: segment k travels as tag 2 + k. A send is posted
  * only once its segment is held (a whole-message event: once every segment is). */
 static int bcast_segments(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *bytes,
-                          int total, uint64_t plan_bytes)
+                          int total, uint64_t plan)
 {
-    const uint32_t me = (uint32_t)c->rank, nseg = s->n_segments ? s->n_segments : 1;
+    const uint32_t me = (uint32_t)c->rank, K = o->kseg ? o->kseg : 1;
     const size_t *sends = o->sends, *recvs = o->recvs, ns = o->ns, nr = o->nr;
-    unsigned char *held = calloc(nseg, 1);
+    unsigned char *held = calloc(K, 1);
     if (!held)
         return MPI_ERR_NO_MEM;
-    if (me == s->root)
-        memset(held, 1, nseg);
     uint32_t n_held = 0;
-    for (uint32_t k = 0; k < nseg; k++) { /* empty segments (total < nseg) are held by all */
-        int f, n;
-        hc__segment(total, nseg, k, &f, &n);
-        if (n == 0)
-            held[k] = 1;
-        n_held += held[k];
+    if (me == s->root || o->kseg == 0) { /* no piece of ours comes alone */
+        memset(held, 1, K);
+        n_held = K;
     }
     double delay = ns > 0 ? hc__fault_delay(c->rank) : 0.0;
     int err = MPI_SUCCESS;
@@ -301,57 +370,60 @@ static int bcast_segments(hc_comm_t *c, const hc_schedule_t *s, const hc__order_
     uint32_t rseg = 0;
     int rwhole = 0;
     for (;;) {
-        /* Skip events whose segment is empty. */
+        int f, n;
+        /* Events whose piece is empty (fewer bytes than pieces) need nothing. */
         while (is < ns) {
-            int f, n;
-            bcast_span(&s->events[sends[is]], total, nseg, plan_bytes, &f, &n);
+            scaled(o->soff[is], o->slen[is], plan, total, &f, &n);
             if (n > 0)
                 break;
             is++;
         }
         while (ir < nr && req[1] == MPI_REQUEST_NULL) {
-            int f, n;
             const hc_event_t *e = &s->events[recvs[ir]];
-            bcast_span(e, total, nseg, plan_bytes, &f, &n);
+            scaled(o->roff[ir], o->rlen[ir], plan, total, &f, &n);
             if (n > 0)
                 break;
-            n_held += !held[e->seg];
-            held[e->seg] = 1;
+            if (e->bytes != plan && e->seg < K) {
+                n_held += !held[e->seg];
+                held[e->seg] = 1;
+            }
             ir++;
         }
-        if (req[0] == MPI_REQUEST_NULL && is < ns &&
-            (s->events[sends[is]].bytes == plan_bytes ? n_held == nseg
-                                                      : held[s->events[sends[is]].seg])) {
-            const hc_event_t *e = &s->events[sends[is++]];
-            int f, n;
-            bcast_span(e, total, nseg, plan_bytes, &f, &n);
-            hc__sleep(delay);
-            delay = 0;
-            err = MPI_Isend(bytes + f, n, MPI_BYTE, (int)e->dst, 2 + (int)e->seg, c->comm, &req[0]);
+        if (req[0] == MPI_REQUEST_NULL && is < ns) {
+            const hc_event_t *e = &s->events[sends[is]];
+            if (e->bytes == plan ? n_held >= K : e->seg < K && held[e->seg]) {
+                scaled(o->soff[is], o->slen[is], plan, total, &f, &n);
+                hc__sleep(delay);
+                delay = 0;
+                err = MPI_Isend(bytes + f, n, MPI_BYTE, (int)e->dst, 2 + (int)e->seg, c->comm,
+                                &req[0]);
+                is++;
+            }
         }
         if (err == MPI_SUCCESS && req[1] == MPI_REQUEST_NULL && ir < nr) {
-            const hc_event_t *e = &s->events[recvs[ir++]];
-            int f, n;
-            rwhole = bcast_span(e, total, nseg, plan_bytes, &f, &n);
+            const hc_event_t *e = &s->events[recvs[ir]];
+            scaled(o->roff[ir], o->rlen[ir], plan, total, &f, &n);
+            rwhole = e->bytes == plan;
             rseg = e->seg;
             err = MPI_Irecv(bytes + f, n, MPI_BYTE, (int)e->src, 2 + (int)e->seg, c->comm, &req[1]);
+            ir++;
         }
         if (err != MPI_SUCCESS)
             break;
         if (req[0] == MPI_REQUEST_NULL && req[1] == MPI_REQUEST_NULL) {
             if (is < ns) /* a send waits for a segment nobody will deliver: bad schedule */
                 err = hc__fail(MPI_ERR_INTERN,
-                               "broadcast schedule %s: rank %u never receives a "
-                               "segment it must forward",
+                               "broadcast schedule %s: rank %u never receives a segment it must "
+                               "forward",
                                s->algorithm, me);
             break;
         }
         int idx;
         err = MPI_Waitany(2, req, &idx, MPI_STATUS_IGNORE);
         if (err == MPI_SUCCESS && idx == 1 && rwhole) {
-            memset(held, 1, nseg);
-            n_held = nseg;
-        } else if (err == MPI_SUCCESS && idx == 1) {
+            memset(held, 1, K);
+            n_held = K;
+        } else if (err == MPI_SUCCESS && idx == 1 && rseg < K) {
             n_held += !held[rseg];
             held[rseg] = 1;
         }
@@ -362,10 +434,7 @@ static int bcast_segments(hc_comm_t *c, const hc_schedule_t *s, const hc__order_
     return err;
 }
 
-/* 1 when `count` units of `type` are the bytes [buf + true_lb, + count * size) in signature
- * order: predefined types without holes and contiguous types of such. (A type whose true
- * extent equals its size may still have holes and overlaps, so the constructor is checked.) */
-static int dense_type(MPI_Datatype type, int count)
+int hc__dense_type(MPI_Datatype type, int count)
 {
     int ni, na, nd, comb, size;
     MPI_Aint lb, ext, tlb, text;
@@ -385,7 +454,7 @@ static int dense_type(MPI_Datatype type, int count)
     MPI_Datatype inner;
     MPI_Type_get_contents(type, ni, na, nd, ints, addrs, &inner);
     int inner_n = comb == MPI_COMBINER_CONTIGUOUS ? ints[0] : 1;
-    int d = dense_type(inner, inner_n);
+    int d = hc__dense_type(inner, inner_n);
     int ic, ia, id, icomb;
     MPI_Type_get_envelope(inner, &ic, &ia, &id, &icomb);
     if (icomb != MPI_COMBINER_NAMED)
@@ -407,7 +476,7 @@ int hc__exec_bcast(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, c
      * (MPI_Pack writes the raw bytes here: c->raw_pack, checked when the communicator was
      * created). The caller checked total <= INT_MAX. */
     char *bytes;
-    const int packed = !dense_type(type, count);
+    const int packed = !hc__dense_type(type, count);
     if (packed) {
         bytes = hc__scratch(c, total ? total : 1);
         if (!bytes)

@@ -45,6 +45,10 @@ int hc__fail(int err, const char *fmt, ...)
  * every rank succeeded. */
 int hc__agree(MPI_Comm comm, int err);
 
+/* 1 when the MPI library's in-place forms of reduce and alltoall(v) are broken (MPICH before
+ * 4.1.2): hetcoll then runs them in the equivalent non-in-place form on a copy. */
+int hc__inplace_copy(void);
+
 /* Seconds since an arbitrary origin (MPI_Wtime). */
 double hc__now(void);
 
@@ -65,6 +69,11 @@ typedef struct hc__order {
     size_t ns, nr;
     uint32_t ws, wr;
     uint64_t seg_bytes; /* reduce: segment size (4 x the tree's largest BDP, >= 64 KiB) */
+    /* Segmented broadcast: the byte range [off, off + len) of the planned message that each of
+     * this rank's sends / receives carries, and how many segments this rank's part is cut into
+     * (hierarchical schedules cut every cluster its own way). */
+    uint64_t *soff, *slen, *roff, *rlen;
+    uint32_t kseg;
 } hc__order_t;
 
 /* ---- candidates and plans (plan.c, tune.c) ---- */
@@ -156,7 +165,7 @@ uint32_t hc__tune_pick(hc_comm_t *c, hc__entry_t *e);
  * done. Collective while measuring, no-op otherwise. */
 int hc__tune_done(hc_comm_t *c, hc__entry_t *e, uint32_t k);
 /* This rank's order for candidate k (built on first use). NULL s: none needed. */
-int hc__cand_order(hc_comm_t *c, hc__cand_t *k, const hc__order_t **out);
+int hc__cand_order(hc_comm_t *c, const hc__entry_t *e, hc__cand_t *k, const hc__order_t **out);
 
 /* ---- speculation (speculate.c) ---- */
 
@@ -272,6 +281,17 @@ int hc__alltoall_start(hc_comm_t *c, const void *sendbuf, int sendcount, MPI_Dat
                        int recvcount, MPI_Datatype recvtype, hc__call_t *call);
 int hc__alltoall_run(hc_comm_t *c, hc__call_t *call, const void *sendbuf, int sendcount,
                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype);
+/* The MPI library's collectives as hetcoll runs them. With a library whose in-place forms are
+ * broken (hc__inplace_copy: MPICH before 4.1.2 crashes on MPI_Reduce in place at a non-zero
+ * root and fails MPI_Alltoall(v) in place with non-contiguous datatypes), the buffer is
+ * copied and the equivalent non-in-place form called, as MPICH's own fix does. */
+int hc__native_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                      int root, MPI_Comm comm);
+int hc__native_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int hc__native_alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls,
+                         MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                         const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm);
 /* Finish a call that ran with `err`: measure a trial, count, free a temporary entry. */
 int hc__call_end(hc_comm_t *c, hc__call_t *call, int err);
 /* The whole alltoallv (it may gather sizes, run speculatively and redo): the MPI library's
@@ -283,8 +303,15 @@ int hc__alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], con
 
 /* ---- execution (exec.c, exec_ttcc.c) ---- */
 
-int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, hc__order_t **out);
+/* plan_bytes: the message size a broadcast was planned for (its whole-message events carry it). */
+int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, uint64_t plan_bytes,
+                    hc__order_t **out);
 void hc__order_free(hc__order_t *o);
+
+/* 1 when `count` units of `type` are the bytes [buf + true_lb, + count * size) in signature
+ * order: predefined types without holes and contiguous types of such. (A type whose true
+ * extent equals its size may still have holes and overlaps, so the constructor is checked.) */
+int hc__dense_type(MPI_Datatype type, int count);
 
 /* One point-to-point message of an exchange. A receive's tag may be MPI_ANY_TAG; the tag that
  * arrived is written back. */

@@ -352,7 +352,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
         depth--;
         return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
     }
-    err = call.native ? PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm)
+    err = call.native ? hc__native_reduce(sendbuf, recvbuf, count, type, op, root, comm)
                       : hc__reduce_run(st->hc, &call, sendbuf, recvbuf, count, type, op, root);
     const int ours = !call.native;
     err = hc__call_end(st->hc, &call, err);
@@ -418,10 +418,10 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
         depth--;
         return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     }
-    err = call.native
-              ? PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
-              : hc__alltoall_run(st->hc, &call, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                 recvtype);
+    err = call.native ? hc__native_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                            recvtype, comm)
+                      : hc__alltoall_run(st->hc, &call, sendbuf, sendcount, sendtype, recvbuf,
+                                         recvcount, recvtype);
     const int ours = !call.native;
     err = hc__call_end(st->hc, &call, err);
     depth--;

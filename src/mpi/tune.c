@@ -28,9 +28,9 @@
 #define HC__RECHECK_FACTOR 8
 #define HC__PLAN_AFTER_MAX 256
 
-int hc__cand_order(hc_comm_t *c, hc__cand_t *k, const hc__order_t **out)
+int hc__cand_order(hc_comm_t *c, const hc__entry_t *e, hc__cand_t *k, const hc__order_t **out)
 {
-    int err = !k->s || k->order ? MPI_SUCCESS : hc__order_build(c, k->s, &k->order);
+    int err = !k->s || k->order ? MPI_SUCCESS : hc__order_build(c, k->s, e->plan_bytes, &k->order);
     *out = k->order;
     return err;
 }

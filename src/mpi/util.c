@@ -1,6 +1,7 @@
 /* Small helpers of the MPI runtime: hashing, segments, size classes, error mapping and agreed
  * errors. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,4 +117,25 @@ void hc__sleep(double seconds)
         return;
     struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
     nanosleep(&ts, NULL);
+}
+
+static int inplace_bugs;
+static pthread_once_t inplace_once = PTHREAD_ONCE_INIT;
+
+static void check_library(void)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0, a = 0, b = 0, c = 0;
+    MPI_Get_library_version(v, &len);
+    /* MPICH before 4.1.2 crashes on MPI_Reduce in place at a non-zero root (pmodels/mpich
+     * issue 6540, fixed by pull request 6543) and fails MPI_Alltoall in place with
+     * non-contiguous datatypes (MPI_ERR_TRUNCATE). */
+    if (sscanf(v, "MPICH Version: %d.%d.%d", &a, &b, &c) >= 2)
+        inplace_bugs = a < 4 || (a == 4 && (b < 1 || (b == 1 && c < 2)));
+}
+
+int hc__inplace_copy(void)
+{
+    pthread_once(&inplace_once, check_library);
+    return inplace_bugs;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -656,6 +657,115 @@ static void test_bad_arguments(void **state)
     hc_comm_destroy(c);
 }
 
+/* Errors the MPI way: a platform with fewer nodes than ranks fails hc_comm_create on every
+ * rank with a detail saying what is wrong (it is read through this program's libhetcoll: the
+ * runtime must share it, one copy of the core per process). */
+static void test_errors_have_detail(void **state)
+{
+    (void)state;
+    hc_platform_t *p;
+    assert_int_equal(hc_platform_create((uint32_t)size - (size > 1), 1e-4, 1e8, &p), HC_OK);
+    hc_comm_t *c = (hc_comm_t *)&c;
+    hc_error_clear();
+    int err = hc_comm_create(MPI_COMM_WORLD, p, NULL, &c);
+    hc_platform_destroy(p);
+    if (size == 1) {
+        assert_int_equal(err, MPI_SUCCESS);
+        hc_comm_destroy(c);
+        return;
+    }
+    assert_int_equal(err, MPI_ERR_ARG);
+    assert_null(c);
+    char want[128];
+    snprintf(want, sizeof want, "has %d nodes but the communicator has %d ranks", size - 1, size);
+    if (!strstr(hc_error_detail(), want))
+        fail_msg("detail on rank %d: '%s'", rank, hc_error_detail());
+    /* An unknown algorithm name in the environment names the variable and the valid names. */
+    setenv("HETCOLL_ALGO_BCAST", "bogus", 1);
+    assert_int_equal(hc_platform_create((uint32_t)size, 1e-4, 1e8, &p), HC_OK);
+    err = hc_comm_create(MPI_COMM_WORLD, p, NULL, &c);
+    unsetenv("HETCOLL_ALGO_BCAST");
+    hc_platform_destroy(p);
+    assert_int_equal(err, MPI_ERR_ARG);
+    if (!strstr(hc_error_detail(), "HETCOLL_ALGO_BCAST: unknown bcast algorithm 'bogus' (valid: "))
+        fail_msg("detail on rank %d: '%s'", rank, hc_error_detail());
+    /* A call's error: every rank gets the code and a detail. */
+    c = make_comm(21, HC_COLL_BCAST, NULL);
+    int buf[4] = {0};
+    hc_error_clear();
+    assert_int_equal(hc_bcast(buf, 4, MPI_INT, size, c), MPI_ERR_ROOT);
+    assert_non_null(strstr(hc_error_detail(), "root"));
+    hc_comm_destroy(c);
+}
+
+/* The runtime plans with the platform's pLogP gap tables, exactly like
+ * `hetcoll schedule bcast --model plogp`: a probed platform must not lose them on the way to a
+ * communicator (before hc_platform_subset the runtime planned with m / B). */
+static void test_plogp_plan_matches_cli(void **state)
+{
+    (void)state;
+    if (size < 3)
+        skip();
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < 3 ? 0 : MPI_UNDEFINED, rank, &sub);
+    if (sub == MPI_COMM_NULL)
+        return;
+    hc_platform_t *p;
+    assert_int_equal(hc_platform_load(HC_TEST_DATA "/platform_gaps.json", &p), HC_OK);
+    hc_comm_opts_t o;
+    hc_comm_opts_default(&o);
+    o.model = HC_MODEL_PLOGP;
+    o.algo_bcast = "ecef";
+    hc_comm_t *c;
+    assert_int_equal(hc_comm_create(sub, p, &o, &c), MPI_SUCCESS);
+    char buf[2000];
+    memset(buf, 3, sizeof buf);
+    assert_int_equal(hc_bcast(buf, (int)sizeof buf, MPI_BYTE, 0, c), MPI_SUCCESS);
+    const double ours = hc_comm_last_predicted(c);
+    hc_comm_destroy(c);
+    MPI_Comm_free(&sub);
+    /* The same broadcast on the platform without its gap tables differs (so this test can fail). */
+    hc_platform_t *q;
+    assert_int_equal(hc_platform_create(3, 1.0, 1.0, &q), HC_OK);
+    for (uint32_t i = 0; i < 3; i++)
+        for (uint32_t j = 0; j < 3; j++)
+            if (i != j)
+                hc_platform_set_link(q, i, j, hc_platform_latency(p, i, j),
+                                     hc_platform_bandwidth(p, i, j));
+    hc_matrix_t *C;
+    hc_schedule_t *s;
+    assert_int_equal(hc_cost_uniform(q, HC_MODEL_PLOGP, 2000, &C), HC_OK);
+    hc_problem_t pb;
+    hc_problem_init(&pb, HC_COLL_BCAST);
+    pb.P = 3;
+    pb.costs = C;
+    pb.msg_bytes = 2000;
+    pb.platform = q;
+    pb.model = HC_MODEL_PLOGP;
+    assert_int_equal(hc_schedule_compute(&pb, "ecef", NULL, &s), HC_OK);
+    assert_true(fabs(s->makespan - ours) > 1e-6 * ours);
+    hc_schedule_destroy(s);
+    hc_matrix_destroy(C);
+    hc_platform_destroy(q);
+    hc_platform_destroy(p);
+    if (rank != 0)
+        return;
+    char cmd[1024], line[256];
+    snprintf(cmd, sizeof cmd,
+             "%s schedule bcast --platform %s/platform_gaps.json --model plogp --algo ecef "
+             "--root 0 --msg 2000",
+             HC_CLI, HC_TEST_DATA);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    double cli = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "makespan: %lf", &cli) == 1)
+            break;
+    pclose(f);
+    if (!(fabs(cli - ours) <= 1e-9 * ours))
+        fail_msg("runtime predicted %.12g s, hetcoll schedule says %.12g s", ours, cli);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -678,6 +788,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_tuning),
         cmocka_unit_test(test_ttcc_slow_rank),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_errors_have_detail),
+        cmocka_unit_test(test_plogp_plan_matches_cli),
     };
     /* Only rank 0 prints the cmocka report; every rank's result counts. */
     if (rank != 0)
