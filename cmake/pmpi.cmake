@@ -18,6 +18,10 @@ if(HETCOLL_BUILD_TESTS AND NOT HETCOLL_SANITIZE)
   find_program(HC_PMPI_MPIRUN NAMES mpirun mpiexec REQUIRED)
   add_executable(pmpi_app ${PROJECT_SOURCE_DIR}/tests/pmpi/pmpi_app.c)
   target_link_libraries(pmpi_app PRIVATE MPI::MPI_C)
+  # Random sizes and roots, drop-in against the MPI library in one run (not a test).
+  add_executable(bench_pmpi_workload ${PROJECT_SOURCE_DIR}/bench/pmpi_workload.c)
+  target_link_libraries(bench_pmpi_workload PRIVATE MPI::MPI_C m)
+  set_target_properties(bench_pmpi_workload PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
   add_executable(stress_pmpi ${PROJECT_SOURCE_DIR}/tests/mpi/stress.c)
   target_compile_definitions(stress_pmpi PRIVATE HC_STRESS_PMPI)
   target_link_libraries(stress_pmpi PRIVATE MPI::MPI_C)
@@ -59,7 +63,13 @@ if(HETCOLL_BUILD_TESTS AND NOT HETCOLL_SANITIZE)
               ${PROJECT_SOURCE_DIR}/tests/mpi/stress.c -lpthread
       DEPENDS ${PROJECT_SOURCE_DIR}/tests/mpi/stress.c
       COMMENT "mpicc.mpich stress_pmpi_mpich" VERBATIM)
-    add_custom_target(hc_pmpi_mpich ALL DEPENDS ${lib} ${app} ${stress_app})
+    set(workload_app ${PROJECT_BINARY_DIR}/bench/bench_pmpi_workload_mpich)
+    add_custom_command(OUTPUT ${workload_app}
+      COMMAND ${HC_MPICC_MPICH} -O2 -std=c11 -o ${workload_app}
+              ${PROJECT_SOURCE_DIR}/bench/pmpi_workload.c -lm
+      DEPENDS ${PROJECT_SOURCE_DIR}/bench/pmpi_workload.c
+      COMMENT "mpicc.mpich bench_pmpi_workload_mpich" VERBATIM)
+    add_custom_target(hc_pmpi_mpich ALL DEPENDS ${lib} ${app} ${stress_app} ${workload_app})
     add_test(NAME mpi/stress_mpich_pmpi
       COMMAND bash ${PROJECT_SOURCE_DIR}/tests/mpi/stress.sh --mpi mpich --mpirun ${HC_MPIEXEC_MPICH}
               --pmpi ${stress_app} --lib ${lib} --cli $<TARGET_FILE:hetcoll_cli> --only pmpi,threads,errors

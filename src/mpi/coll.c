@@ -166,6 +166,19 @@ static const char *type_problem(MPI_Datatype type)
     return type == MPI_DATATYPE_NULL ? "the datatype is MPI_DATATYPE_NULL" : NULL;
 }
 
+/* A call in progress, cheaply: this is every intercepted call's path, so the temporary entry
+ * (used only with the cache off) is left for hc__plan_lookup to clear. Only rank 0 times calls
+ * (the planning budget is its decision). */
+static void call_init(const hc_comm_t *c, hc__call_t *call)
+{
+    call->e = NULL;
+    call->k = 0;
+    call->native = 1;
+    call->measure = 0;
+    call->o = NULL;
+    call->t0 = c && c->rank == 0 ? hc__now() : 0.0;
+}
+
 /* Arguments of the rooted collectives (count, type and root are the same on every rank of a
  * correct program). */
 static int check_rooted(const hc_comm_t *c, const char *coll, int count, MPI_Datatype type,
@@ -212,6 +225,8 @@ static int choose(hc_comm_t *c, hc__lookup_t lookup, hc__call_t *call)
 
 int hc__call_end(hc_comm_t *c, hc__call_t *call, int err)
 {
+    if (c->rank == 0)
+        c->t_coll += hc__now() - call->t0;
     if (call->native && err == MPI_SUCCESS)
         c->stats.native_calls++;
     if (err == MPI_SUCCESS && call->e && call->measure)
@@ -226,8 +241,7 @@ int hc__call_end(hc_comm_t *c, hc__call_t *call, int err)
 
 int hc__bcast_start(hc_comm_t *c, int count, MPI_Datatype type, int root, hc__call_t *call)
 {
-    memset(call, 0, sizeof *call);
-    call->native = 1;
+    call_init(c, call);
     int err = check_rooted(c, "bcast", count, type, root);
     if (err != MPI_SUCCESS)
         return err;
@@ -290,8 +304,7 @@ int hc_bcast(void *buf, int count, MPI_Datatype type, int root, hc_comm_t *c)
 int hc__reduce_start(hc_comm_t *c, const void *sendbuf, int count, MPI_Datatype type, MPI_Op op,
                      int root, int for_allreduce, hc__call_t *call)
 {
-    memset(call, 0, sizeof *call);
-    call->native = 1;
+    call_init(c, call);
     int err = check_rooted(c, "reduce", count, type, root);
     if (err != MPI_SUCCESS)
         return err;
@@ -583,9 +596,10 @@ static int exchange_gathered(hc_comm_t *c, const hc_schedule_t *s, const hc__ord
  *  - a speculative run that finds changed sizes (agreed) is redone: the sizes are gathered
  *    and the call completes with the MPI library's collective (auto) or a new plan (forced).
  * Every state change depends only on agreed outcomes. */
-int hc__alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-                  MPI_Datatype recvtype, MPI_Comm native_comm, int *args_bad)
+static int alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], const int sdispls[],
+                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm native_comm,
+                     int *args_bad)
 {
     *args_bad = 0;
     const int in_place = sendbuf == MPI_IN_PLACE;
@@ -741,6 +755,18 @@ int hc__alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], con
     return err;
 }
 
+int hc__alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm native_comm, int *args_bad)
+{
+    const double t0 = c->rank == 0 ? hc__now() : 0.0;
+    int err = alltoallv(c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, native_comm, args_bad);
+    if (c->rank == 0)
+        c->t_coll += hc__now() - t0;
+    return err;
+}
+
 int hc_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
                  MPI_Datatype recvtype, hc_comm_t *c)
@@ -757,8 +783,7 @@ int hc_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[
 int hc__alltoall_start(hc_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                        int recvcount, MPI_Datatype recvtype, hc__call_t *call)
 {
-    memset(call, 0, sizeof *call);
-    call->native = 1;
+    call_init(c, call);
     if (!c)
         return hc__fail(MPI_ERR_COMM, "alltoall: the hetcoll communicator is NULL");
     if (sendbuf == MPI_IN_PLACE) { /* the send count and type are ignored */
@@ -867,8 +892,7 @@ int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdisp
             any |= i != j && bytes[i * P + j] > 0;
     uint64_t *key = any ? malloc(sizeof *key * (P * P + 1)) : NULL;
     hc__call_t call;
-    memset(&call, 0, sizeof call);
-    call.native = 1;
+    call_init(c, &call);
     if (!any) {
         c->stats.calls++;
         hc__native_because(c, HC__WHY_POLICY, "nothing crosses");

@@ -58,7 +58,7 @@ void hc__log(const hc_comm_t *c, const char *fmt, ...)
 void hc__native_because(hc_comm_t *c, hc__why_t why, const char *fmt, ...)
 {
     c->why = why;
-    snprintf(c->last_algo, sizeof c->last_algo, "native");
+    memcpy(c->last_algo, "native", sizeof "native");
     c->last_predicted = NAN;
     if (why < HC__WHY_FAILURES) { /* the common, cheap case: nothing to format */
         c->why_detail[0] = '\0';
@@ -203,62 +203,37 @@ static int pack_is_raw(MPI_Comm comm)
     return raw;
 }
 
-/* The platform of the members: given, from HETCOLL_PLATFORM, or probed. Collective. */
-static int resolve_platform(hc_comm_t *c, const hc_platform_t *platform)
+/* The members' part of `src` (rank r on node nodes[r], or on the mapped / identity node). */
+static int take_platform(hc_comm_t *c, const hc_platform_t *src, const uint32_t *nodes)
 {
-    hc_platform_t *loaded = NULL;
-    const hc_platform_t *src = platform;
-    int err = MPI_SUCCESS;
-    const char *spec = getenv("HETCOLL_PLATFORM");
-    if (src) {
-        snprintf(c->platform_origin, sizeof c->platform_origin, "given to hc_comm_create%s%s",
-                 hc_platform_name(src)[0] ? ": " : "", hc_platform_name(src));
-    } else if (spec && *spec) {
-        snprintf(c->platform_origin, sizeof c->platform_origin, "HETCOLL_PLATFORM=%s", spec);
-        if (hc_platform_load(spec, &loaded) != HC_OK)
-            err = hc__fail(MPI_ERR_ARG, "HETCOLL_PLATFORM=%s: %s", spec, hc_error_detail());
-        src = loaded;
-    }
-    err = hc__agree(c->comm, err);
-    if (err == MPI_SUCCESS && !src) {
-        double t0 = hc__now();
-        err = hc__mpi_quick_probe(c->comm, &loaded);
-        if (err != MPI_SUCCESS)
-            err =
-                hc__fail(err, "the quick probe of %d ranks failed: %s", c->size, hc_error_detail());
-        src = loaded;
-        snprintf(c->platform_origin, sizeof c->platform_origin,
-                 "quick probe of %d ranks (%.2g s; set HETCOLL_PLATFORM or pass a platform to "
-                 "skip it)",
-                 c->size, hc__now() - t0);
-        hc__log(c, "no platform given: %s", c->platform_origin);
-        err = hc__agree(c->comm, err);
-    }
-    uint32_t *idx = NULL;
-    if (err == MPI_SUCCESS) {
-        uint32_t P = hc_platform_size(src);
-        if (P < (uint32_t)c->size)
-            err = hc__fail(MPI_ERR_ARG,
-                           "the platform (%s) has %u nodes but the communicator has %d ranks: "
-                           "rank i runs on node i, so give a platform with at least %d nodes",
-                           c->platform_origin, P, c->size, c->size);
-        else if (!(idx = malloc(sizeof *idx * (size_t)c->size)))
-            err = hc__fail(MPI_ERR_NO_MEM, "out of memory");
-        int rc = err == MPI_SUCCESS ? map_ranks(c, src, idx) : HC_OK;
-        if (rc == HC_OK && err == MPI_SUCCESS)
-            rc = hc_platform_subset(src, idx, (uint32_t)c->size, &c->platform);
-        if (rc != HC_OK)
-            err = hc__fail(hc__mpi_err(rc), "platform (%s): %s", c->platform_origin,
-                           hc_error_detail());
-        err = hc__agree(c->comm, err);
-    }
+    const uint32_t P = hc_platform_size(src);
+    if (!nodes && P < (uint32_t)c->size)
+        return hc__fail(MPI_ERR_ARG,
+                        "the platform (%s) has %u nodes but the communicator has %d ranks: rank i "
+                        "runs on node i, so give a platform with at least %d nodes",
+                        c->platform_origin, P, c->size, c->size);
+    uint32_t *idx = malloc(sizeof *idx * (size_t)c->size);
+    if (!idx)
+        return hc__fail(MPI_ERR_NO_MEM, "out of memory");
+    int rc = HC_OK;
+    if (nodes)
+        memcpy(idx, nodes, sizeof *idx * (size_t)c->size);
+    else
+        rc = map_ranks(c, src, idx);
+    if (rc == HC_OK)
+        rc = hc_platform_subset(src, idx, (uint32_t)c->size, &c->platform);
     free(idx);
-    hc_platform_destroy(loaded);
-    return err;
+    return rc == HC_OK ? MPI_SUCCESS
+                       : hc__fail(hc__mpi_err(rc), "platform (%s): %s", c->platform_origin,
+                                  hc_error_detail());
 }
 
-int hc__comm_create(MPI_Comm comm, const hc_platform_t *platform, const hc_comm_opts_t *opts,
-                    unsigned flags, hc_comm_t **out)
+/* Everything local first, then one agreement: with a platform (given or from
+ * HETCOLL_PLATFORM) creating a communicator costs MPI_Comm_dup and one small allreduce. Only a
+ * quick probe needs more. map_by_hostname gathers the processor names (a collective of its
+ * own, called by every rank since the option is the same everywhere). */
+int hc__comm_create(MPI_Comm comm, const hc_platform_t *platform, const uint32_t *nodes,
+                    const hc_comm_opts_t *opts, unsigned flags, hc_comm_t **out)
 {
     if (!out)
         return hc__fail(MPI_ERR_ARG, "hc_comm_create: out is NULL");
@@ -269,49 +244,80 @@ int hc__comm_create(MPI_Comm comm, const hc_platform_t *platform, const hc_comm_
     MPI_Comm_test_inter(comm, &inter);
     if (inter)
         return hc__fail(MPI_ERR_COMM, "hc_comm_create: intercommunicators are not supported");
+    MPI_Comm dup = MPI_COMM_NULL;
+    int err = MPI_Comm_dup(comm, &dup);
+    if (err != MPI_SUCCESS)
+        return hc__fail(err, "MPI_Comm_dup failed");
+    /* The drop-in decides itself what an error means (usually: run the MPI collective). */
+    if (flags & HC__DROPIN)
+        MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
     hc_comm_t *c = calloc(1, sizeof *c);
     int size = 0;
-    MPI_Comm_size(comm, &size);
-    /* The speculation state is allocated here, where failures are agreed on, so that it can
-     * never differ between ranks later. */
-    int err = c && hc__spec_init(c, size) == MPI_SUCCESS
-                  ? MPI_SUCCESS
-                  : hc__fail(MPI_ERR_NO_MEM, "out of memory creating a hetcoll communicator");
-    err = hc__agree(comm, err);
-    if (err != MPI_SUCCESS) {
+    MPI_Comm_size(dup, &size);
+    if (!c || hc__spec_init(c, size) != MPI_SUCCESS) {
         if (c)
             hc__spec_free(c);
         free(c);
-        return err;
+        /* Still one agreement, so the other ranks do not wait for a later collective. */
+        int vals[2] = {0, 0};
+        hc__agree_min(dup,
+                      hc__fail(MPI_ERR_NO_MEM, "out of memory creating a hetcoll "
+                                               "communicator"),
+                      vals, 2);
+        MPI_Comm_free(&dup);
+        return MPI_ERR_NO_MEM;
     }
+    c->comm = dup;
     c->flags = flags;
-    if (opts)
-        c->opts = *opts;
-    else
+    c->opts = *(opts ? opts : &(hc_comm_opts_t){0});
+    if (!opts)
         hc_comm_opts_default(&c->opts);
-    c->comm = MPI_COMM_NULL;
-    err = MPI_Comm_dup(comm, &c->comm);
-    if (err != MPI_SUCCESS) {
-        hc__spec_free(c);
-        free(c);
-        return hc__fail(err, "MPI_Comm_dup failed");
-    }
-    /* The drop-in decides itself what an error means (usually: run the MPI collective). */
-    if (flags & HC__DROPIN)
-        MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
     MPI_Comm_rank(c->comm, &c->rank);
-    MPI_Comm_size(c->comm, &c->size);
+    c->size = size;
     c->last_predicted = NAN;
     err =
         resolve_options(c) == HC_OK ? MPI_SUCCESS : hc__fail(MPI_ERR_ARG, "%s", hc_error_detail());
-    err = hc__agree(c->comm, err);
-    if (err == MPI_SUCCESS)
-        err = resolve_platform(c, platform);
-    if (err == MPI_SUCCESS) {
-        int raw = pack_is_raw(c->comm), all = 0;
-        MPI_Allreduce(&raw, &all, 1, MPI_INT, MPI_MIN, c->comm);
-        c->raw_pack = all;
+    hc_platform_t *loaded = NULL;
+    const char *spec = getenv("HETCOLL_PLATFORM");
+    int have = 1; /* this rank has its platform (else every rank probes) */
+    if (err == MPI_SUCCESS && platform) {
+        snprintf(c->platform_origin, sizeof c->platform_origin, "given to hc_comm_create%s%s",
+                 hc_platform_name(platform)[0] ? ": " : "", hc_platform_name(platform));
+    } else if (err == MPI_SUCCESS && spec && *spec) {
+        snprintf(c->platform_origin, sizeof c->platform_origin, "HETCOLL_PLATFORM=%s", spec);
+        if (hc_platform_load(spec, &loaded) != HC_OK)
+            err = hc__fail(MPI_ERR_ARG, "HETCOLL_PLATFORM=%s: %s", spec, hc_error_detail());
+        platform = loaded;
+    } else if (err == MPI_SUCCESS) {
+        have = 0;
     }
+    if (err == MPI_SUCCESS && have && !c->opts.map_by_hostname)
+        err = take_platform(c, platform, nodes);
+    int vals[2] = {pack_is_raw(c->comm), have};
+    err = hc__agree_min(c->comm, err, vals, 2);
+    c->raw_pack = vals[0];
+    if (err == MPI_SUCCESS && have != vals[1])
+        err = hc__fail(MPI_ERR_ARG, "HETCOLL_PLATFORM is set on some ranks only");
+    if (err == MPI_SUCCESS && !vals[1]) { /* no platform anywhere: probe */
+        double t0 = hc__now();
+        err = hc__mpi_quick_probe(c->comm, &loaded);
+        if (err != MPI_SUCCESS)
+            err =
+                hc__fail(err, "the quick probe of %d ranks failed: %s", c->size, hc_error_detail());
+        snprintf(c->platform_origin, sizeof c->platform_origin,
+                 "quick probe of %d ranks (%.2g s; set HETCOLL_PLATFORM or pass a platform to "
+                 "skip it)",
+                 c->size, hc__now() - t0);
+        hc__log(c, "no platform given: %s", c->platform_origin);
+        platform = loaded;
+        have = 1;
+    }
+    if (err == MPI_SUCCESS && (!vals[1] || c->opts.map_by_hostname)) {
+        /* map_ranks gathers processor names: every rank calls it */
+        err = take_platform(c, platform, nodes);
+        err = hc__agree(c->comm, err);
+    }
+    hc_platform_destroy(loaded);
     if (err != MPI_SUCCESS) {
         hc_comm_destroy(c);
         return err;
@@ -323,7 +329,7 @@ int hc__comm_create(MPI_Comm comm, const hc_platform_t *platform, const hc_comm_
 int hc_comm_create(MPI_Comm comm, const hc_platform_t *platform, const hc_comm_opts_t *opts,
                    hc_comm_t **out)
 {
-    int err = hc__comm_create(comm, platform, opts, 0, out);
+    int err = hc__comm_create(comm, platform, NULL, opts, 0, out);
     if (err != MPI_SUCCESS)
         MPI_Comm_call_errhandler(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, err);
     return err;
@@ -333,6 +339,14 @@ void hc_comm_destroy(hc_comm_t *c)
 {
     if (!c)
         return;
+    const hc_comm_stats_t *st = &c->stats;
+    if (st->calls)
+        hc__log(c,
+                "%d ranks: %lu calls (%lu ran the MPI library's collective, %lu fallbacks), %lu "
+                "plans, %lu measured calls; %.3g s in collectives, %.3g s of it planning and "
+                "measuring",
+                c->size, st->calls, st->native_calls, st->fallbacks, st->plans, st->tuning_calls,
+                c->t_coll, c->t_over);
     hc__cache_clear(c);
     free(c->cache);
     hc__spec_free(c);

@@ -44,6 +44,8 @@ int hc__fail(int err, const char *fmt, ...)
  * `err` is not MPI_SUCCESS and, in hc_error_detail(), that rank's detail. MPI_SUCCESS when
  * every rank succeeded. */
 int hc__agree(MPI_Comm comm, int err);
+/* The same, and in the same collective the minimum over the ranks of vals[0..n-1] (n <= 7). */
+int hc__agree_min(MPI_Comm comm, int err, int *vals, int n);
 
 /* 1 when the MPI library's in-place forms of reduce and alltoall(v) are broken (MPICH before
  * 4.1.2): hetcoll then runs them in the equivalent non-in-place form on a copy. */
@@ -78,8 +80,9 @@ typedef struct hc__order {
 
 /* ---- candidates and plans (plan.c, tune.c) ---- */
 
-#define HC__CAND_MAX 4    /* candidates of a plan: the MPI library's own + up to 3 schedules */
-#define HC__TUNE_TRIALS 9 /* measured calls per candidate, at most */
+#define HC__CAND_MAX 4         /* candidates of a plan: the MPI library's own + up to 3 schedules */
+#define HC__PLAN_AFTER_MAX 256 /* the planning threshold grows up to this many sightings */
+#define HC__TUNE_TRIALS 9      /* measured calls per candidate, at most */
 
 /* One way to run a collective: a schedule, or (s == NULL) the MPI library's own collective,
  * called "native". */
@@ -229,12 +232,17 @@ struct hc_comm {
     void *scratch; /* hc__scratch */
     size_t scratch_size;
     int raw_pack; /* MPI_Pack writes the raw bytes (homogeneous): byte segments may be packed */
+    /* The planning budget (rank 0 decides): seconds spent in collective calls on this
+     * communicator, and seconds of overhead (planning, sharing, trials slower than native). */
+    double t_coll, t_over;
     int native_failed; /* alltoallv: the MPI library's collective returned the last error */
 };
 
-/* Create (flags: HC__DROPIN). Errors are agreed and carry a detail on every rank. */
-int hc__comm_create(MPI_Comm comm, const hc_platform_t *platform, const hc_comm_opts_t *opts,
-                    unsigned flags, hc_comm_t **out);
+/* Create (flags: HC__DROPIN). `nodes` (or NULL: rank i is node i) maps the ranks to the
+ * platform's nodes. Errors are agreed and carry a detail on every rank. Given a platform, this
+ * costs a duplicate and one small allreduce. */
+int hc__comm_create(MPI_Comm comm, const hc_platform_t *platform, const uint32_t *nodes,
+                    const hc_comm_opts_t *opts, unsigned flags, hc_comm_t **out);
 /* Report a call's error the MPI way: through the communicator's error handler (not for the
  * drop-in, which decides itself). Returns err. */
 int hc__raise(hc_comm_t *c, int err);
@@ -263,6 +271,7 @@ typedef struct hc__call {
     int native;           /* 1: run the MPI library's collective */
     int measure;          /* 1: a tuning trial (hc__call_end measures it) */
     const hc__order_t *o; /* this rank's part of the schedule */
+    double t0;            /* when the call started */
     hc__entry_t tmp;      /* the entry when the cache is off */
 } hc__call_t;
 

@@ -16,6 +16,11 @@
 #include "mpi_internal.h"
 
 #define HC__SHORTLIST_RATIO 2.0 /* alternatives predicted within this factor of the best */
+/* Planning and measuring must not cost more than they can save: under auto, rank 0 plans only
+ * while the overhead so far (planning, sharing, trials slower than native) is at most this
+ * fraction of the time spent in this communicator's collectives, plus a small allowance. */
+#define HC__BUDGET 0.03
+#define HC__BUDGET_MIN 0.002
 
 void hc__entry_free(hc__entry_t *e)
 {
@@ -310,8 +315,14 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
     uint32_t n_sched = 0;
     const int tune = !forced && c->opts.tune_trials > 0;
     int err = MPI_SUCCESS;
-    if (c->rank == 0) {
-        double t0 = hc__now();
+    const double t0 = hc__now();
+    const int over_budget = !forced && c->t_over > HC__BUDGET * c->t_coll + HC__BUDGET_MIN;
+    if (c->rank == 0 && over_budget) {
+        hc__log(c,
+                "%s: not planned: planning and measuring cost %.3g s so far, %.3g s spent in "
+                "collectives",
+                hc_coll_name(coll), c->t_over, c->t_coll);
+    } else if (c->rank == 0) {
         hc_problem_t pb;
         hc_matrix_t *costs = NULL, *sizes = NULL;
         int rc = build(c, arg, &pb, &costs, &sizes, &members, &n_members);
@@ -337,6 +348,14 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
         err = k == 0 ? share_schedule(c, coll, &cand[0], &members, &n_members)
                      : share_schedule(c, coll, &cand[k], &no_members, &none);
     }
+    c->t_over += hc__now() - t0;
+    /* Nothing planned (over budget, agreed through n_sched): the next sizes of this collective
+     * wait twice as long before asking again, so a job where planning does not pay stops
+     * asking. */
+    if (err == MPI_SUCCESS && n_sched == 0 && !forced)
+        c->plan_after[coll] = c->plan_after[coll] * 2 > HC__PLAN_AFTER_MAX
+                                  ? HC__PLAN_AFTER_MAX
+                                  : c->plan_after[coll] * 2;
     hc__entry_t *e = NULL;
     if (err == MPI_SUCCESS || !forced || (c->flags & HC__DROPIN)) {
         e = new_slot(c, tmp);
@@ -374,7 +393,7 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
         *lookup = HC__LOOKUP_ENTRY;
         return MPI_SUCCESS;
     }
-    c->stats.plans++;
+    c->stats.plans += n_sched > 0;
     e->members = members;
     e->n_members = n_members;
     /* Candidates: under auto the MPI library's own collective first, then the schedules best

@@ -201,13 +201,13 @@ static int comm_rank(MPI_Comm comm)
     return r;
 }
 
-/* The platform restricted to the world ranks of comm's members (comm rank order). */
-static int member_platform(MPI_Comm comm, int size, hc_platform_t **out)
+/* The nodes of comm's members: their MPI_COMM_WORLD ranks (comm rank order); the platform's
+ * size for a rank it does not have, which hc_platform_subset then reports. */
+static void member_nodes(MPI_Comm comm, int size, uint32_t *nodes)
 {
     MPI_Group g, wg;
     int *in = malloc(sizeof *in * (size_t)size), *w = malloc(sizeof *w * (size_t)size);
-    uint32_t *nodes = malloc(sizeof *nodes * (size_t)size);
-    int rc = in && w && nodes ? HC_OK : hc_error_set(HC_ERR_NOMEM, "out of memory");
+    int rc = in && w ? HC_OK : hc_error_set(HC_ERR_NOMEM, "out of memory");
     if (rc == HC_OK) {
         for (int r = 0; r < size; r++)
             in[r] = r;
@@ -218,21 +218,10 @@ static int member_platform(MPI_Comm comm, int size, hc_platform_t **out)
         PMPI_Group_free(&wg);
     }
     const uint32_t P = hc_platform_size(cfg.platform);
-    for (int r = 0; rc == HC_OK && r < size; r++) {
-        if (w[r] < 0 || (uint32_t)w[r] >= P)
-            rc = hc_error_set(HC_ERR_SHAPE,
-                              "world rank %d is beyond the platform's %u nodes (rank i of "
-                              "MPI_COMM_WORLD runs on node i)",
-                              w[r], P);
-        else
-            nodes[r] = (uint32_t)w[r];
-    }
-    if (rc == HC_OK)
-        rc = hc_platform_subset(cfg.platform, nodes, (uint32_t)size, out);
+    for (int r = 0; r < size; r++)
+        nodes[r] = rc == HC_OK && w[r] >= 0 && (uint32_t)w[r] < P ? (uint32_t)w[r] : P;
     free(in);
     free(w);
-    free(nodes);
-    return rc;
 }
 
 /* The state of comm, created on first use (collective: every rank of comm is in the same
@@ -251,16 +240,20 @@ static pmpi_state_t *state_of(MPI_Comm comm, unsigned what)
     PMPI_Comm_test_inter(comm, &inter);
     PMPI_Comm_size(comm, &size);
     st = calloc(1, sizeof *st);
-    int local = st ? MPI_SUCCESS : hc__fail(MPI_ERR_NO_MEM, "out of memory");
     depth++;
     if (!inter && size > 1) {
-        hc_platform_t *q = NULL;
-        if (local == MPI_SUCCESS && member_platform(comm, size, &q) != HC_OK)
-            local = hc__fail(MPI_ERR_ARG, "%s", hc_error_detail());
-        int err = hc__agree(comm, local);
-        if (err == MPI_SUCCESS)
-            err = hc__comm_create(comm, q, &cfg.opts, HC__DROPIN, &st->hc);
-        hc_platform_destroy(q);
+        /* Every rank calls hc__comm_create (its collectives must match): a member beyond the
+         * platform fails its subset there, agreed, with the detail. */
+        uint32_t *nodes = malloc(sizeof *nodes * (size_t)size);
+        hc_comm_t *hc = NULL;
+        if (nodes)
+            member_nodes(comm, size, nodes);
+        int err = hc__comm_create(comm, cfg.platform, nodes, &cfg.opts, HC__DROPIN, &hc);
+        free(nodes);
+        if (st)
+            st->hc = hc;
+        else
+            hc_comm_destroy(hc);
         if (err != MPI_SUCCESS && comm_rank(comm) == 0)
             say("a communicator of %d ranks runs the MPI library's collectives: %s", size,
                 hc_error_detail());
@@ -276,7 +269,8 @@ static pmpi_state_t *state_of(MPI_Comm comm, unsigned what)
 static void after(pmpi_state_t *st, MPI_Comm comm, const char *coll, long long bytes, int err)
 {
     hc_comm_t *hc = st->hc;
-    const int me = comm_rank(comm);
+    const int me = hc->rank; /* the duplicate's rank is the communicator's */
+    (void)comm;
     if (hc->why >= HC__WHY_FAILURES && !(st->warned & (1u << hc->why))) {
         st->warned |= 1u << hc->why;
         if (me == 0)

@@ -26,7 +26,6 @@
 #define HC__DROP_RATIO 1.5
 #define HC__MARGIN 0.97
 #define HC__RECHECK_FACTOR 8
-#define HC__PLAN_AFTER_MAX 256
 
 int hc__cand_order(hc_comm_t *c, const hc__entry_t *e, hc__cand_t *k, const hc__order_t **out)
 {
@@ -142,14 +141,20 @@ int hc__tune_done(hc_comm_t *c, hc__entry_t *e, uint32_t k)
 {
     if (!e->tuning)
         return MPI_SUCCESS;
-    double seconds = hc__now() - e->trial_start, t = seconds;
+    const double now = hc__now();
+    double seconds = now - e->trial_start, t = seconds;
     int err = MPI_Allreduce(&seconds, &t, 1, MPI_DOUBLE, MPI_MAX, c->comm);
     if (err != MPI_SUCCESS)
         return err;
+    c->t_over += hc__now() - now; /* measuring is overhead too */
     c->stats.tuning_calls++;
     hc__cand_t *x = &e->cand[k];
     if (x->n_t < HC__TUNE_TRIALS)
         x->t[x->n_t++] = t;
+    /* What this trial cost beyond the MPI library's collective (the planning budget). */
+    const hc__cand_t *nat = e->cand[0].s ? NULL : &e->cand[0];
+    if (x->s && nat && nat->n_t > 0 && t > median(nat))
+        c->t_over += t - median(nat);
     /* Drop what is clearly slower than the leader. */
     uint32_t l = leader(e);
     uint32_t live = 0;

@@ -67,11 +67,22 @@ int hc__fail(int err, const char *fmt, ...)
 
 int hc__agree(MPI_Comm comm, int err)
 {
+    return hc__agree_min(comm, err, NULL, 0);
+}
+
+int hc__agree_min(MPI_Comm comm, int err, int *vals, int n)
+{
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    int mine = err != MPI_SUCCESS ? rank : size, first = size;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+    int mine[8], all[8];
+    mine[0] = err != MPI_SUCCESS ? rank : size;
+    for (int k = 0; k < n && k < 7; k++)
+        mine[1 + k] = vals[k];
+    MPI_Allreduce(mine, all, 1 + (n < 7 ? n : 7), MPI_INT, MPI_MIN, comm);
+    for (int k = 0; k < n && k < 7; k++)
+        vals[k] = all[1 + k];
+    const int first = all[0];
     if (first == size)
         return MPI_SUCCESS;
     struct {

@@ -414,8 +414,12 @@ static void comms_free(comms_t *cs)
  * the drop-in attached to a communicator lives across cases, and fresh ones are created too. */
 static void comms_refresh(comms_t *cs, long index)
 {
-    if (cs->pool[0] != MPI_COMM_NULL && index / 25 == cs->made_at / 25)
+    if (cs->pool[0] != MPI_COMM_NULL && (O.threads || index / 25 == cs->made_at / 25))
         return;
+    if (O.threads) { /* see run_case */
+        cs->pool[0] = cs->world;
+        return;
+    }
     comms_free(cs);
     cs->made_at = index;
     /* Drawn from the block's first case, so that --first K replays the same communicators. */
@@ -819,7 +823,10 @@ static void run_case(long index, comms_t *cs, MPI_Comm self)
     case_t c;
     memset(&c, 0, sizeof c);
     c.index = index;
-    c.comm_kind = (int)below(&r, 3);
+    /* With threads every case runs on the thread's own communicator (issue 13's scenario):
+     * creating communicators from several threads at once is as fragile as the MPI library
+     * makes it (Open MPI 4.1 can hang in ompi_comm_nextcid when memberships differ). */
+    c.comm_kind = O.threads ? 0 : (int)below(&r, 3);
     MPI_Comm comm = cs->pool[c.comm_kind];
     if (comm == MPI_COMM_NULL) /* this rank is not in the split */
         return;
