@@ -27,6 +27,14 @@ if(HETCOLL_BUILD_TESTS)
   # MPI program) in cmake/pmpi.cmake; tests/mpi/stress.sh runs both.
   add_executable(stress ${PROJECT_SOURCE_DIR}/tests/mpi/stress.c)
   target_link_libraries(stress PRIVATE hetcoll_mpi)
+  # Issue 13's first finding, rebuilt: the reduce that went wrong at a segment boundary, with
+  # the schedules that exercise it forced (5 runs; the old slot sizing failed ~1 run in 5).
+  add_executable(loop_check ${PROJECT_SOURCE_DIR}/tests/mpi/loop_check.c)
+  target_link_libraries(loop_check PRIVATE hetcoll_mpi)
+  add_test(NAME mpi/loop_check_gusto
+    COMMAND bash -c "for i in 1 2 3 4 5; do ${HC_MPIEXEC} --oversubscribe -np 5 $<TARGET_FILE:loop_check> 3 || exit 1; done")
+  set_tests_properties(mpi/loop_check_gusto PROPERTIES LABELS mpi TIMEOUT 300
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;ASAN_OPTIONS=detect_leaks=0;HETCOLL_PLATFORM=builtin:gusto;HETCOLL_ALGO_REDUCE=ep-pq;HETCOLL_ALGO_BCAST=hier-auto;HETCOLL_ALGO_ALLTOALL=openshop")
   foreach(np 2 3 4 8 16)
     add_test(NAME mpi/runtime_np${np}
       COMMAND ${HC_MPIEXEC} --oversubscribe -np ${np} $<TARGET_FILE:test_mpi_runtime>)

@@ -2,6 +2,8 @@
 # Grid benchmarks under SimGrid SMPI: hetcoll's collectives against SMPI's native ones on the
 # scenarios of issue 8, one command for every table:
 #   bash bench/grid/run.sh [BUILD_DIR (build)] [OUT_DIR (BUILD_DIR/grid-results)] [SCENARIOS (a b c d bp)]
+# GRID_TABLES_ONLY=1: only rebuild tables.md from the .tsv files in OUT_DIR (e.g. after running
+# scenarios in parallel into one OUT_DIR); GRID_TIMEOUT: seconds per smpirun (3600).
 # Needs a build with SimGrid (bench/grid_bench.smpi, bin/hetcoll). Writes OUT_DIR/<s>.{xml,txt}
 # (platform, hostfile), <s>.ompi.tsv / <s>.basic.tsv (raw rows of grid_bench, see its header)
 # and tables.md (the Markdown tables), and prints the tables.
@@ -50,10 +52,10 @@ run_one() { # name spec export-options ops basic-ops [grid_bench options]
     local np
     np=$(wc -l < "$OUT/$name.txt")
     local t0=$SECONDS
-    timeout 900 smpirun -np "$np" -platform "$OUT/$name.xml" -hostfile "$OUT/$name.txt" \
+    timeout "${GRID_TIMEOUT:-3600}" smpirun -np "$np" -platform "$OUT/$name.xml" -hostfile "$OUT/$name.txt" \
         "${SG[@]}" "${OMPI[@]}" "$GB" --platform "$spec" --scenario "$name" --ops "$ops" \
         --label ompi "$@" > "$OUT/$name.ompi.tsv"
-    timeout 900 smpirun -np "$np" -platform "$OUT/$name.xml" -hostfile "$OUT/$name.txt" \
+    timeout "${GRID_TIMEOUT:-3600}" smpirun -np "$np" -platform "$OUT/$name.xml" -hostfile "$OUT/$name.txt" \
         "${SG[@]}" "${BASIC[@]}" "$GB" --platform "$spec" --scenario "$name" --ops "$bops" \
         --label basic --no-hetcoll "$@" > "$OUT/$name.basic.tsv"
     echo "scenario $name: $np ranks, $((SECONDS - t0)) s" >&2
@@ -61,6 +63,7 @@ run_one() { # name spec export-options ops basic-ops [grid_bench options]
 
 T0=$SECONDS
 for s in $SCEN; do
+    [ -n "${GRID_TABLES_ONLY:-}" ] && break
     case $s in
     a) run_one a builtin:grid5000 "" "a2a-uniform:64K,a2a-skewed:64K,$BCAST" \
            "a2a-uniform:64K,a2a-skewed:64K,$BCAST" ;;
@@ -79,15 +82,15 @@ done
 
 # Tables: join the two runs per (scenario, op, size).
 {
-    echo "| scen | operation | bytes | hetcoll (s) | native ompi (s) | ratio | native basic (s) | ratio | auto chose | predicted (s) | model native (s) | cold call (s) |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| scen | operation | bytes | hetcoll (s) | native ompi (s) | ratio | native basic (s) | ratio | hetcoll runs | predicted (s) | model native (s) | warm-up calls | warm-up (s) |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     for s in $SCEN; do
         awk -F'\t' -v OFS=' | ' '
             NR == FNR { basic[$2 "/" $3] = $5; next }
             { b = ($2 "/" $3) in basic ? basic[$2 "/" $3] : "-"
               r2 = (b != "-" && b + 0 > 0) ? sprintf("%.3f", $4 / b) : "-"
               op = $2; if (op == "redist") op = "redist (basic: brute force)"
-              print "| " $1, op, $3, $4, $5, $6, b, r2, $7, $8, $10, $9 " |" }' \
+              print "| " $1, op, $3, $4, $5, $6, b, r2, $7, $8, $10, $13, $14 " |" }' \
             "$OUT/$s.basic.tsv" "$OUT/$s.ompi.tsv"
     done
 } > "$OUT/tables.md"

@@ -122,6 +122,12 @@ const char *hc_comm_platform_origin(const hc_comm_t *c);
 const char *hc_comm_last_algorithm(const hc_comm_t *c);
 double hc_comm_last_predicted(const hc_comm_t *c);
 
+/* 1 when the last call ran what the next calls with the same arguments will run: its plan is
+ * decided (measured, or native by choice or necessity). 0 while its size is not planned yet or
+ * its candidates are being measured. Benchmarks call until settled, then time the steady
+ * state; the tuning cost is the time of the calls before. */
+int hc_comm_settled(const hc_comm_t *c);
+
 /* Bump the network epoch (e.g. after the directory changed): plans and measurements are
  * dropped. Local: call it on every rank at the same point of the call sequence. */
 void hc_comm_new_epoch(hc_comm_t *c);

@@ -169,7 +169,7 @@ static const char *type_problem(MPI_Datatype type)
 /* A call in progress, cheaply: this is every intercepted call's path, so the temporary entry
  * (used only with the cache off) is left for hc__plan_lookup to clear. Only rank 0 times calls
  * (the planning budget is its decision). */
-static void call_init(const hc_comm_t *c, hc__call_t *call)
+static void call_init(hc_comm_t *c, hc__call_t *call)
 {
     call->e = NULL;
     call->k = 0;
@@ -177,6 +177,8 @@ static void call_init(const hc_comm_t *c, hc__call_t *call)
     call->measure = 0;
     call->o = NULL;
     call->t0 = c && c->rank == 0 ? hc__now() : 0.0;
+    if (c)
+        c->pending = 0;
 }
 
 /* Arguments of the rooted collectives (count, type and root are the same on every rank of a
@@ -220,7 +222,10 @@ static int choose(hc_comm_t *c, hc__lookup_t lookup, hc__call_t *call)
     c->why = HC__WHY_NONE;
     snprintf(c->last_algo, sizeof c->last_algo, "%s", k->s->algorithm);
     c->last_predicted = k->s->makespan;
-    return hc__cand_order(c, e, k, &call->o);
+    int err = hc__cand_order(c, e, k, &call->o);
+    if (measuring)
+        e->trial_start = hc__now(); /* building this rank's order is planning, not the call */
+    return err;
 }
 
 int hc__call_end(hc_comm_t *c, hc__call_t *call, int err)
@@ -231,6 +236,8 @@ int hc__call_end(hc_comm_t *c, hc__call_t *call, int err)
         c->stats.native_calls++;
     if (err == MPI_SUCCESS && call->e && call->measure)
         err = hc__tune_done(c, call->e, call->k);
+    /* Settled: what ran is what the next calls of this key run. */
+    c->settled = call->e ? !call->e->tuning && call->k == call->e->chosen : !c->pending;
     if (call->e == &call->tmp)
         hc__entry_free(&call->tmp);
     call->e = NULL;
@@ -636,6 +643,7 @@ static int alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], 
         e->calls++;
         const int measuring = e->tuning;
         uint32_t k = hc__tune_pick(c, e);
+        c->spec_k = k;
         const hc_schedule_t *s = e->cand[k].s;
         if (!s && !e->tuning && sp->calls >= sp->check_at) {
             checking = 1; /* native was chosen: see now and then whether the sizes changed */
@@ -650,6 +658,8 @@ static int alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], 
         } else {
             const hc__order_t *o;
             err = hc__cand_order(c, e, &e->cand[k], &o);
+            if (measuring)
+                e->trial_start = hc__now();
             if (err == MPI_SUCCESS && in_place && local == MPI_SUCCESS) {
                 copy = span_copy(recvbuf, recvcounts, rdispls, recvtype, c->size);
                 err = copy ? MPI_SUCCESS : MPI_ERR_NO_MEM;
@@ -760,10 +770,13 @@ int hc__alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], con
                   MPI_Datatype recvtype, MPI_Comm native_comm, int *args_bad)
 {
     const double t0 = c->rank == 0 ? hc__now() : 0.0;
+    c->spec_k = UINT32_MAX;
     int err = alltoallv(c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                         recvtype, native_comm, args_bad);
     if (c->rank == 0)
         c->t_coll += hc__now() - t0;
+    c->settled = strcmp(c->algo[HC_COLL_ALLTOALL], "native") == 0 || c->size == 1 ||
+                 (c->spec.armed && !c->spec.entry.tuning && c->spec_k == c->spec.entry.chosen);
     return err;
 }
 

@@ -377,6 +377,11 @@ const char *hc_comm_last_algorithm(const hc_comm_t *c)
     return c->last_algo;
 }
 
+int hc_comm_settled(const hc_comm_t *c)
+{
+    return c ? c->settled : 0;
+}
+
 double hc_comm_last_predicted(const hc_comm_t *c)
 {
     return c->last_predicted;

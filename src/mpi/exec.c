@@ -359,7 +359,10 @@ static int bcast_segments(hc_comm_t *c, const hc_schedule_t *s, const hc__order_
     if (!held)
         return MPI_ERR_NO_MEM;
     uint32_t n_held = 0;
-    if (me == s->root || o->kseg == 0) { /* no piece of ours comes alone */
+    /* Only the root holds the message at the start. (A rank whose events all carry the whole
+     * message, kseg == 0, holds it once its receive completed: e.g. a cluster coordinator of
+     * a hierarchical broadcast relaying the whole message to another cluster.) */
+    if (me == s->root) {
         memset(held, 1, K);
         n_held = K;
     }

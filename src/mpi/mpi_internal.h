@@ -110,6 +110,10 @@ typedef struct hc__entry {
     uint32_t round, pos; /* tuning: the round and the position in it */
     uint64_t recheck_at; /* calls at which the decision is measured again */
     double trial_start;
+    /* A trial is `batch` consecutive calls of one candidate (set after the first round so that
+     * a trial lasts about HC__TRIAL_MIN: short calls are noisy); acc sums this rank's time. */
+    uint32_t batch, in_batch;
+    double acc;
 } hc__entry_t;
 
 /* A key seen but not planned yet (one-off calls never pay for planning). */
@@ -236,6 +240,9 @@ struct hc_comm {
      * communicator, and seconds of overhead (planning, sharing, trials slower than native). */
     double t_coll, t_over;
     int native_failed; /* alltoallv: the MPI library's collective returned the last error */
+    int pending;       /* the last lookup ran native because the key is not planned yet */
+    int settled;       /* the last call ran what the next calls of its key will run */
+    uint32_t spec_k;   /* alltoallv: the candidate of the planned matrix the call ran */
 };
 
 /* Create (flags: HC__DROPIN). `nodes` (or NULL: rank i is node i) maps the ranks to the

@@ -19,8 +19,8 @@
 /* Planning and measuring must not cost more than they can save: under auto, rank 0 plans only
  * while the overhead so far (planning, sharing, trials slower than native) is at most this
  * fraction of the time spent in this communicator's collectives, plus a small allowance. */
-#define HC__BUDGET 0.03
-#define HC__BUDGET_MIN 0.002
+#define HC__BUDGET 0.02
+#define HC__BUDGET_MIN 0.0005
 
 void hc__entry_free(hc__entry_t *e)
 {
@@ -99,12 +99,12 @@ static int by_makespan(const void *pa, const void *pb)
  * HC__SHORTLIST_RATIO of it, best first: the registry's auto where the collective has one
  * (total exchange, never predicted slower than the pairwise exchange), else every algorithm of
  * the collective but the two-tree one (it hedges against errors the prediction does not see). */
-static int plan_schedules(hc_comm_t *c, const hc_problem_t *pb, const char *name,
-                          hc_schedule_t **out, uint32_t max, uint32_t *n_out)
+static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_t **out,
+                          uint32_t max, uint32_t *n_out, double limit)
 {
     hc_algo_opts_t o;
     hc_algo_opts_default(&o);
-    o.time_limit_s = c->opts.plan_time_limit;
+    o.time_limit_s = limit;
     const hc_algo_info_t *info;
     *n_out = 0;
     if (strcmp(name, "auto") != 0) {
@@ -166,6 +166,19 @@ static int plan_schedules(hc_comm_t *c, const hc_problem_t *pb, const char *name
         hc_schedule_destroy(all[i]);
     free(all);
     return HC_OK;
+}
+
+/* Seconds a search algorithm may take: the option, and under auto no more than what is left
+ * of the planning budget (at least 0.1 ms: a search then returns its first solution). */
+static double search_limit(const hc_comm_t *c, int forced)
+{
+    double limit = c->opts.plan_time_limit;
+    if (!forced) {
+        double left = HC__BUDGET * c->t_coll + HC__BUDGET_MIN - c->t_over;
+        left = left > 1e-4 ? left : 1e-4;
+        limit = limit > 0 && limit < left ? limit : left;
+    }
+    return limit;
 }
 
 /* Plan header broadcast by rank 0. */
@@ -283,6 +296,7 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
     const uint64_t h = key_hash(c, coll, key, key_len);
     c->stats.calls++;
     c->clock++;
+    c->pending = 0;
     *entry = NULL;
     for (unsigned i = 0; i < c->n_cache; i++) {
         hc__entry_t *e = &c->cache[i];
@@ -304,6 +318,7 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
     }
     const int forced = strcmp(algo, "auto") != 0;
     if (!forced && sighting(c, h) < c->plan_after[coll]) {
+        c->pending = 1;
         hc__native_because(c, HC__WHY_POLICY, "first calls of this size");
         return MPI_SUCCESS;
     }
@@ -327,7 +342,8 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
         hc_matrix_t *costs = NULL, *sizes = NULL;
         int rc = build(c, arg, &pb, &costs, &sizes, &members, &n_members);
         if (rc == HC_OK)
-            rc = plan_schedules(c, &pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched);
+            rc = plan_schedules(&pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched,
+                                search_limit(c, forced));
         hc_matrix_destroy(costs);
         hc_matrix_destroy(sizes);
         if (rc != HC_OK) {

@@ -378,11 +378,13 @@ int hc_platform_set_link(hc_platform_t *p, uint32_t i, uint32_t j, double lat, d
         return hc__error(HC_ERR_INVAL, "link (%u, %u): node id out of range (P = %u)", i, j, p->P);
     if (i == j)
         return hc__error(HC_ERR_INVAL, "link (%u, %u): a node has no link to itself", i, j);
-    char what[64];
-    snprintf(what, sizeof what, "link (%u, %u): latency", i, j);
-    HC__TRY(check_link_value(what, lat));
-    snprintf(what, sizeof what, "link (%u, %u): bandwidth", i, j);
-    HC__TRY(check_link_value(what, bw));
+    /* The message is formatted only on failure: builders set P^2 links. */
+    if (!isfinite(lat) || lat <= 0)
+        return hc__error(HC_ERR_VALUE, "link (%u, %u): latency: must be finite and > 0 (got %g)", i,
+                         j, lat);
+    if (!isfinite(bw) || bw <= 0)
+        return hc__error(HC_ERR_VALUE, "link (%u, %u): bandwidth: must be finite and > 0 (got %g)",
+                         i, j, bw);
     p->lat[(size_t)i * p->P + j] = lat;
     p->bw[(size_t)i * p->P + j] = bw;
     return HC_OK;

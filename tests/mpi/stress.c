@@ -22,7 +22,9 @@
  * replays cases K..K+N-1. A watchdog (--timeout, per case) reports a hang with the case and
  * exits. Other modes: --threads T (MPI_THREAD_MULTIPLE, each thread its own communicator and
  * cases, no collective before the threads start), --errors return|fatal (bad arguments: the
- * same error class as the MPI library's; with the default fatal handler the job must abort). */
+ * same error class as the MPI library's; with the default fatal handler the job must abort),
+ * --focus inplace|signature (only MPI_IN_PLACE forms / only different types of the same
+ * signature on different ranks). */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <pthread.h>
@@ -274,9 +276,10 @@ typedef struct {
     int threads;
     const char *errors;
     long max_bytes;
+    const char *focus; /* NULL, "inplace" or "signature": only such cases */
 } opts_t;
 
-static opts_t O = {1, 0, 200, 120.0, 0, 0, 0, NULL, 1 << 20};
+static opts_t O = {1, 0, 200, 120.0, 0, 0, 0, NULL, 1 << 20, NULL};
 
 /* What a case is; printed on a mismatch or a hang. */
 typedef struct {
@@ -847,19 +850,28 @@ static void run_case(long index, comms_t *cs, MPI_Comm self)
     if (c.coll == C_ALLREDUCE)
         c.coll = C_REDISTRIBUTE;
 #endif
+    const int f_inplace = O.focus && strcmp(O.focus, "inplace") == 0;
+    const int f_signature = O.focus && strcmp(O.focus, "signature") == 0;
+    if (f_inplace && (c.coll == C_BCAST || c.coll == C_REDISTRIBUTE)) /* no in-place form */
+        c.coll = c.coll == C_BCAST ? C_REDUCE : C_ALLTOALLV;
+    if (f_signature && c.coll != C_BCAST) /* different types of one signature per rank */
+        c.coll = C_ALLTOALL;
     c.root = (int)below(&r, (uint64_t)c.size);
     c.reps = 1 + (int)below(&r, 4);
-    c.in_place = chance(&r, 30);
+    c.in_place = f_inplace || (!f_signature && chance(&r, 30));
     c.type_b = -1;
     switch (c.coll) {
     case C_BCAST: {
         static const int *pick[] = {&T_INT,     &T_DOUBLE,  &T_CHAR,   &T_VEC,  &T_CONTIG7,
                                     &T_RESIZED, &T_INDEXED, &T_STRUCT, &T_ZERO, &T_LONG};
         c.type_a = *pick[below(&r, 10)];
+        if (f_signature && (types[c.type_a].base != B_INT || types[c.type_a].per == 0))
+            c.type_a = T_INT;
         c.count_a = draw_count(&r, c.type_a);
         c.type_b = c.type_a;
         c.count_b = c.count_a;
-        if (types[c.type_a].base == B_INT && types[c.type_a].per > 0 && chance(&r, 50))
+        if (types[c.type_a].base == B_INT && types[c.type_a].per > 0 &&
+            (chance(&r, 50) || f_signature))
             c.count_b = same_signature(&r, c.type_a, c.count_a, &c.type_b);
         break;
     }
@@ -902,10 +914,12 @@ static void run_case(long index, comms_t *cs, MPI_Comm self)
     case C_ALLTOALL: {
         static const int *pick[] = {&T_INT, &T_DOUBLE, &T_VEC, &T_CONTIG7, &T_STRUCT, &T_INDEXED};
         c.type_a = *pick[below(&r, 6)];
+        if (f_signature && types[c.type_a].base != B_INT)
+            c.type_a = T_VEC;
         c.count_a = draw_count(&r, c.type_a) / c.size;
         c.type_b = c.type_a;
         c.count_b = c.count_a;
-        if (types[c.type_a].base == B_INT && chance(&r, 50) && !c.in_place)
+        if (types[c.type_a].base == B_INT && (chance(&r, 50) || f_signature) && !c.in_place)
             c.count_b = same_signature(&r, c.type_a, c.count_a, &c.type_b);
         break;
     }
@@ -1097,7 +1111,8 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: stress [--seed S] [--first K] [--cases N] [--timeout SEC] [--threads T] "
-            "[--max-bytes B] [--allreduce] [--errors return|fatal] [--verbose]\n");
+            "[--max-bytes B] [--allreduce] [--errors return|fatal] [--focus inplace|signature] "
+            "[--verbose]\n");
 }
 
 int main(int argc, char **argv)
@@ -1120,6 +1135,9 @@ int main(int argc, char **argv)
             O.allreduce = 1;
         else if (strcmp(a, "--errors") == 0 && v)
             O.errors = argv[++i];
+        else if (strcmp(a, "--focus") == 0 && v &&
+                 (strcmp(v, "inplace") == 0 || strcmp(v, "signature") == 0))
+            O.focus = argv[++i];
         else if (strcmp(a, "--verbose") == 0)
             O.verbose++;
         else {

@@ -8,11 +8,12 @@
 #             --cli HETCOLL [--runs N] [--cases N] [--np "4 5 8"] [--seed S]
 #             [--threads-runs N] [--errors-runs N] [--only LIST of api,pmpi,threads,errors]
 #             [--replay FILE]   (FILE: lines "ranks seed first cases api|pmpi ...", run first)
+#             [--focus inplace|signature]   (random cases of that kind only)
 #
 # Exit 0 when every run passed; the summary line counts cases, runs and failures.
 set -u
 MPI=ompi MPIRUN=mpirun API="" PMPI="" LIB="" CLI="" RUNS=4 CASES=60 NPS="4 5 8" SEED=$(date +%s)
-THREAD_RUNS=1 ERROR_RUNS=1 ONLY="" TIMEOUT=600 REPLAY=
+THREAD_RUNS=1 ERROR_RUNS=1 ONLY="" TIMEOUT=600 REPLAY= FOCUS=()
 while [ $# -gt 0 ]; do
     case $1 in
     --mpi) MPI=$2; shift 2 ;;
@@ -30,6 +31,7 @@ while [ $# -gt 0 ]; do
     --only) ONLY=$2; shift 2 ;;
     --timeout) TIMEOUT=$2; shift 2 ;;
     --replay) REPLAY=$2; shift 2 ;;
+    --focus) FOCUS=(--focus "$2"); shift 2 ;;
     *) echo "stress.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -103,7 +105,7 @@ for ((i = 0; i < RUNS; i++)); do
     s=$((SEED + i))
     np=${NP_LIST[$((i % ${#NP_LIST[@]}))]}
     if want api && [ -n "$API" ]; then
-        launch "api-$s" "$s" "$np" -- "$API" --seed "$s" --cases "$CASES"
+        launch "api-$s" "$s" "$np" -- "$API" --seed "$s" --cases "$CASES" "${FOCUS[@]}"
         report "api seed $s np $np" "$([ $LAST_RC -eq 0 ] && echo 1 || echo 0)"
         cases=$((cases + CASES))
     fi
@@ -118,7 +120,8 @@ for ((i = 0; i < RUNS; i++)); do
                 "HETCOLL_ALGO_REDUCE=$(pick $((s + 3)) $(algos reduce))"
                 "HETCOLL_ALGO_ALLTOALL=$(pick $((s + 4)) $(algos alltoall))")
         fi
-        launch "pmpi-$s" "$s" "$np" "${env[@]}" -- "$PMPI" --seed "$s" --cases "$CASES" --allreduce
+        launch "pmpi-$s" "$s" "$np" "${env[@]}" -- "$PMPI" --seed "$s" --cases "$CASES" --allreduce \
+            "${FOCUS[@]}"
         ok=$([ $LAST_RC -eq 0 ] && echo 1 || echo 0)
         # The drop-in may warn (once per reason), never fail.
         report "pmpi seed $s np $np" "$ok"
