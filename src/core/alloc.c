@@ -1,8 +1,10 @@
 /* Allocation and file helpers. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "internal.h"
 
@@ -51,39 +53,73 @@ int hc__grow(void **arr, size_t *cap, size_t need, size_t size)
     return HC_OK;
 }
 
+uint64_t hc__max_input(void)
+{
+    const char *e = getenv("HETCOLL_MAX_INPUT");
+    if (e && *e) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(e, &end, 10);
+        if (!errno && *end == '\0' && v > 0)
+            return v;
+    }
+    return HC__MAX_INPUT_DEFAULT;
+}
+
 int hc__read_file(const char *path, char **out, size_t *len)
 {
     *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f)
         return hc__error(HC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return hc__error(HC_ERR_IO, "%s: is a directory, not a file", path);
+    }
+    /* Text inputs only, and at most the cap: a device such as /dev/zero or an endless pipe
+     * ends with an error after one buffer, not when memory runs out. */
+    const uint64_t cap_max = hc__max_input();
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     if (!buf) {
         fclose(f);
         return hc__error(HC_ERR_NOMEM, "%s: out of memory", path);
     }
+    int rc = HC_OK;
     for (;;) {
         if (n + 1 >= cap) {
             char *nb = realloc(buf, cap * 2);
             if (!nb) {
-                free(buf);
-                fclose(f);
-                return hc__error(HC_ERR_NOMEM, "%s: out of memory", path);
+                rc = hc__error(HC_ERR_NOMEM, "%s: out of memory after %zu bytes", path, n);
+                break;
             }
             buf = nb;
             cap *= 2;
         }
         size_t r = fread(buf + n, 1, cap - n - 1, f);
+        const char *nul = r ? memchr(buf + n, '\0', r) : NULL;
+        if (nul) {
+            rc = hc__error(HC_ERR_PARSE, "%s: byte %zu is a NUL byte (not a text file)", path,
+                           (size_t)(nul - buf));
+            break;
+        }
         n += r;
+        if (n > cap_max) {
+            rc = hc__error(HC_ERR_LIMIT,
+                           "%s: larger than the input limit of %llu bytes (set HETCOLL_MAX_INPUT "
+                           "to more bytes to read it)",
+                           path, (unsigned long long)cap_max);
+            break;
+        }
         if (r == 0)
             break;
     }
-    int err = ferror(f);
+    int err = rc == HC_OK && ferror(f);
     fclose(f);
-    if (err) {
+    if (rc != HC_OK || err) {
         free(buf);
-        return hc__error(HC_ERR_IO, "%s: read error", path);
+        return rc != HC_OK ? rc : hc__error(HC_ERR_IO, "%s: read error", path);
     }
     buf[n] = '\0';
     size_t i = 0;

@@ -21,9 +21,12 @@ void *hc__calloc(size_t n, size_t size);
 void *hc__realloc(void *p, size_t n, size_t size);
 char *hc__strdup(const char *s);
 
-/* Read a whole file into a NUL-terminated malloc'd buffer. Errors name the path: unreadable,
- * empty (HC_ERR_PARSE "...: file is empty"). */
+/* Read a whole text file: NUL-terminated, *len bytes (NULL: not wanted). Errors name the file:
+ * missing, a directory, a NUL byte, empty, or larger than hc__max_input(). */
 int hc__read_file(const char *path, char **out, size_t *len);
+/* The input size limit: HETCOLL_MAX_INPUT (bytes) or HC__MAX_INPUT_DEFAULT. */
+#define HC__MAX_INPUT_DEFAULT (1ull << 30)
+uint64_t hc__max_input(void);
 
 /* Grow *arr (of *cap elements of `size`) to hold at least `need`. */
 int hc__grow(void **arr, size_t *cap, size_t need, size_t size);

@@ -2,7 +2,9 @@
  * "dir:[max-age=S:]FILE" platform spec. Format: docs/directory.md. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
@@ -39,8 +41,21 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Timestamps are seconds since 1970 before the year 10000 (so that converting one to time_t
+ * is defined). */
+#define HC__TS_MAX 253402300800.0
+
+static int valid_timestamp(double t)
+{
+    return t >= 0 && t < HC__TS_MAX;
+}
+
 static void utc_string(double t, char *buf, size_t n)
 {
+    if (!valid_timestamp(t)) {
+        snprintf(buf, n, "%.6g s after 1970 (not a date)", t);
+        return;
+    }
     time_t s = (time_t)t;
     struct tm tmv;
     if (!gmtime_r(&s, &tmv) || strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tmv) == 0)
@@ -63,13 +78,55 @@ static int write_all(int fd, const char *buf, size_t len)
     return 0;
 }
 
+/* Remove PATH.tmp.PID.* files whose writer PID no longer runs (a writer killed between
+ * creating its temporary file and renaming it). Best effort. */
+static void remove_stale_temps(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    char dir[4096];
+    if (slash) {
+        size_t dl = (size_t)(slash - path);
+        if (dl >= sizeof dir)
+            return;
+        memcpy(dir, path, dl);
+        dir[dl] = '\0';
+        if (dl == 0)
+            strcpy(dir, "/");
+    } else {
+        strcpy(dir, ".");
+    }
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    size_t bl = strlen(base);
+    struct dirent *ent;
+    while ((ent = readdir(d))) {
+        const char *nm = ent->d_name;
+        if (strncmp(nm, base, bl) != 0 || strncmp(nm + bl, ".tmp.", 5) != 0)
+            continue;
+        char *end;
+        long pid = strtol(nm + bl + 5, &end, 10);
+        if (end == nm + bl + 5 || *end != '.' || pid <= 0 || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* alive (or not ours to judge) */
+        char full[8192];
+        if (snprintf(full, sizeof full, "%s/%s", dir, nm) < (int)sizeof full)
+            unlink(full);
+    }
+    closedir(d);
+}
+
 static int atomic_write(const char *path, const char *text)
 {
     size_t plen = strlen(path);
-    char *tmp = hc__malloc(plen + 16, 1);
+    remove_stale_temps(path);
+    char *tmp = hc__malloc(plen + 40, 1);
     if (!tmp)
         return hc__error(HC_ERR_NOMEM, "%s: out of memory", path);
-    snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+    /* The writer's pid in the name lets a later writer remove what a killed one left. */
+    snprintf(tmp, plen + 40, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int e = errno;
@@ -168,7 +225,11 @@ int hc_directory_write(const char *path, const hc_platform_t *p, const hc_direct
     while (pl > 0 && (ptext[pl - 1] == '\n' || ptext[pl - 1] == ' '))
         ptext[--pl] = '\0';
     double ts = info->timestamp > 0 ? info->timestamp : now_s();
-    char when[40];
+    if (!valid_timestamp(ts))
+        return hc__error(HC_ERR_VALUE,
+                         "%s: timestamp %g: must be seconds since 1970 before the year 10000", path,
+                         ts);
+    char when[64];
     utc_string(ts, when, sizeof when);
     char *text = NULL;
     size_t len = 0;
@@ -281,8 +342,10 @@ int hc_directory_load(const char *path, double max_age_s, hc_platform_t **platfo
         rc = hc__error(HC_ERR_PARSE, "%s: field 'epoch': expected an integer >= 0", path);
         goto done;
     }
-    if (!json_is_number(ts) || !isfinite(json_number_value(ts))) {
-        rc = hc__error(HC_ERR_PARSE, "%s: field 'timestamp': expected seconds since 1970", path);
+    if (!json_is_number(ts) || !valid_timestamp(json_number_value(ts))) {
+        rc = hc__error(HC_ERR_PARSE,
+                       "%s: field 'timestamp': expected seconds since 1970 before the year 10000",
+                       path);
         goto done;
     }
     local.epoch = (uint64_t)json_integer_value(ep);
@@ -314,8 +377,15 @@ int hc_directory_load(const char *path, double max_age_s, hc_platform_t **platfo
         (rc = read_error_matrix(path, root, "bandwidth_error_Bps", local.P,
                                 &local.bandwidth_error)) != HC_OK)
         goto done;
-    if (max_age_s > 0 && local.age_s > max_age_s) {
-        char when[40];
+    if (max_age_s > 0 && local.timestamp - now_s() > max_age_s) {
+        rc = hc__error(HC_ERR_STALE,
+                       "%s: directory data is dated %.1f s in the future (epoch %llu); a clock is "
+                       "wrong or the file is not the monitor's",
+                       path, local.timestamp - now_s(), (unsigned long long)local.epoch);
+        hc_platform_destroy(p);
+        p = NULL;
+    } else if (max_age_s > 0 && local.age_s > max_age_s) {
+        char when[64];
         utc_string(local.timestamp, when, sizeof when);
         rc = hc__error(HC_ERR_STALE,
                        "%s: directory data is %.1f s old (epoch %llu, written %s), older than "

@@ -187,6 +187,10 @@ int hc_forecaster_update(hc_forecaster_t *f, double x)
         return hc__error(HC_ERR_INVAL, "hc_forecaster_update: forecaster is NULL");
     if (!isfinite(x))
         return hc__error(HC_ERR_VALUE, "forecast: measurement %g is not finite", x);
+    /* Errors are squared and summed: beyond 1e100 they would overflow to infinity. */
+    if (fabs(x) > 1e100)
+        return hc__error(HC_ERR_VALUE, "forecast: measurement %g is out of range (|x| <= 1e100)",
+                         x);
     if (f->n > 0) {
         int first = f->n == 1;
         for (uint32_t k = 0; k < NM; k++) {

@@ -77,6 +77,21 @@ static int check_cell(hc_matrix_kind_t kind, double x, int diag, const char *whe
     return HC_OK;
 }
 
+/* A size written with more digits than a double holds: "9007199254740993" reads as 2^53. */
+static int check_exact(hc_matrix_kind_t kind, const char *tok, const char *where)
+{
+    if (kind != HC_MATRIX_SIZES || strspn(tok, "0123456789") != strlen(tok))
+        return HC_OK;
+    errno = 0;
+    unsigned long long v = strtoull(tok, NULL, 10);
+    if (errno == ERANGE || v > (unsigned long long)HC__MAX_EXACT)
+        return hc__error(HC_ERR_VALUE,
+                         "%s: size %s is larger than 2^53 bytes (not exact as a "
+                         "double)",
+                         where, tok);
+    return HC_OK;
+}
+
 static int check_shape(const char *origin, uint32_t rows, uint32_t cols, uint32_t r, uint32_t c)
 {
     if ((rows && r != rows) || (cols && c != cols)) {
@@ -141,7 +156,8 @@ static int parse_text(const char *text, const char *origin, hc_matrix_kind_t kin
             }
             char where[512];
             snprintf(where, sizeof where, "%s:%u: column %u", origin, line, nrow);
-            if ((rc = check_cell(kind, x, r == nrow - 1, where)) != HC_OK)
+            if ((rc = check_cell(kind, x, r == nrow - 1, where)) != HC_OK ||
+                (rc = check_exact(kind, tok, where)) != HC_OK)
                 goto done;
             if ((rc = hc__grow((void **)&vals, &cap, nvals + 1, sizeof *vals)) != HC_OK)
                 goto done;
@@ -270,6 +286,14 @@ static int parse_json(const char *text, const char *origin, hc_matrix_kind_t kin
             double v = json_number_value(x);
             if ((rc = check_cell(kind, v, diag, where)) != HC_OK)
                 goto fail;
+            if (kind == HC_MATRIX_SIZES && json_is_integer(x) &&
+                json_integer_value(x) > (json_int_t)HC__MAX_EXACT) {
+                rc = hc__error(HC_ERR_VALUE,
+                               "%s: size %" JSON_INTEGER_FORMAT
+                               " is larger than 2^53 bytes (not exact as a double)",
+                               where, json_integer_value(x));
+                goto fail;
+            }
             HC_AT(*out, i, j) = (kind == HC_MATRIX_COSTS && diag) ? 0.0 : v;
         }
     }

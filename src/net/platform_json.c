@@ -64,12 +64,10 @@ static int need_string(const char *origin, const char *path, json_t *x, const ch
     return HC_OK;
 }
 
-/* A P x P link matrix: off-diagonal entries finite and > 0; the diagonal is ignored. */
-static int read_link_matrix(const char *origin, json_t *root, const char *key, uint32_t P,
-                            double *dst)
+/* The shape of a P x P link matrix: present, P rows of P values. */
+static int check_matrix_shape(const char *origin, json_t *root, const char *key, uint32_t P)
 {
     json_t *m = json_object_get(root, key);
-    char path[96];
     if (!m)
         return hc__error(HC_ERR_PARSE, "%s: field '%s': missing (required in the matrix form)",
                          origin, key);
@@ -88,6 +86,19 @@ static int read_link_matrix(const char *origin, json_t *root, const char *key, u
         if (json_array_size(row) != P)
             return hc__error(HC_ERR_SHAPE, "%s: field '%s[%u]': row %u has %zu values, expected %u",
                              origin, key, i, i, json_array_size(row), P);
+    }
+    return HC_OK;
+}
+
+/* A P x P link matrix: off-diagonal entries finite and > 0; the diagonal is ignored. */
+static int read_link_matrix(const char *origin, json_t *root, const char *key, uint32_t P,
+                            double *dst)
+{
+    HC__TRY(check_matrix_shape(origin, root, key, P));
+    json_t *m = json_object_get(root, key);
+    char path[96];
+    for (uint32_t i = 0; i < P; i++) {
+        json_t *row = json_array_get(m, i);
         for (uint32_t j = 0; j < P; j++) {
             if (i == j)
                 continue;
@@ -139,6 +150,10 @@ static int parse_matrix_form(const char *origin, json_t *root, hc_platform_t **o
         return hc__error(HC_ERR_PARSE,
                          "%s: field 'nodes': expected an array of nodes or a node count", origin);
 
+    /* The matrices' shapes before anything of size P x P is allocated: a few bytes claiming
+     * 16384 nodes must not cost gigabytes before the missing field is found. */
+    HC__TRY(check_matrix_shape(origin, root, "latency_s", P));
+    HC__TRY(check_matrix_shape(origin, root, "bandwidth_Bps", P));
     hc_platform_t *p;
     HC__TRY(hc__platform_alloc(P, 1.0, 1.0, &p));
     int rc = HC_OK;

@@ -261,6 +261,10 @@ int hc_schedule_to_json(const hc_schedule_t *s, char **out)
 
 typedef struct {
     const char *origin;
+    /* The "events" array's text when the document was read in the streaming way (events are
+     * decoded one at a time, so memory stays per event, not per JSON node). */
+    const char *ev_text, *doc;
+    size_t ev_len, ev_count;
 } ctx_t;
 
 static int perr(const ctx_t *c, const char *field, const char *fmt, ...)
@@ -368,37 +372,187 @@ static int is_known(hc_coll_t coll, const char *key)
     return 0;
 }
 
+static int parse_event(const ctx_t *c, json_t *o, size_t i, hc_schedule_t *s)
+{
+    char f[96];
+    if (!json_is_object(o)) {
+        snprintf(f, sizeof f, "events[%zu]", i);
+        return perr(c, f, "must be an object");
+    }
+    hc_event_t e;
+    memset(&e, 0, sizeof e);
+    uint64_t bytes = 0;
+#define FIELD(name) (snprintf(f, sizeof f, "events[%zu].%s", i, name), f)
+    HC__TRY(get_u32(c, o, "src", FIELD("src"), 1, s->P ? s->P - 1 : 0, &e.src));
+    HC__TRY(get_u32(c, o, "dst", FIELD("dst"), 1, s->P ? s->P - 1 : 0, &e.dst));
+    HC__TRY(get_number(c, o, "start", FIELD("start"), 1, &e.start));
+    HC__TRY(get_number(c, o, "end", FIELD("end"), 1, &e.end));
+    HC__TRY(get_uint(c, o, "bytes", FIELD("bytes"), 1, (uint64_t)INT64_MAX, &bytes));
+    HC__TRY(get_u32(c, o, "seg", FIELD("seg"), 0, UINT32_MAX, &e.seg));
+    HC__TRY(get_u32(c, o, "step", FIELD("step"), 0, UINT32_MAX, &e.step));
+    uint32_t tree = 0;
+    HC__TRY(get_u32(c, o, "tree", FIELD("tree"), 0, 1, &tree));
+#undef FIELD
+    e.tree = (uint8_t)tree;
+    e.bytes = bytes;
+    s->events[s->n_events++] = e;
+    return HC_OK;
+}
+
 static int parse_events(const ctx_t *c, json_t *arr, hc_schedule_t *s)
 {
     if (!json_is_array(arr))
         return perr(c, "events", "must be an array");
     size_t n = json_array_size(arr);
     HC__TRY(hc__grow((void **)&s->events, &s->cap_events, n, sizeof *s->events));
-    for (size_t i = 0; i < n; i++) {
-        json_t *o = json_array_get(arr, i);
-        char f[96];
-        if (!json_is_object(o)) {
-            snprintf(f, sizeof f, "events[%zu]", i);
-            return perr(c, f, "must be an object");
+    for (size_t i = 0; i < n; i++)
+        HC__TRY(parse_event(c, json_array_get(arr, i), i, s));
+    return HC_OK;
+}
+
+/* ---- streaming: the top-level object split value by value ---- */
+
+static size_t skip_ws(const char *t, size_t len, size_t i)
+{
+    while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+        i++;
+    return i;
+}
+
+/* "origin:line:column: malformed JSON: what" for byte `off` of the document. */
+static int syntax_error(const ctx_t *c, size_t off, const char *what)
+{
+    int line = 1, col = 1;
+    for (size_t k = 0; k < off && c->doc[k]; k++) {
+        if (c->doc[k] == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
         }
-        hc_event_t e;
-        memset(&e, 0, sizeof e);
-        uint64_t bytes = 0;
-#define FIELD(name) (snprintf(f, sizeof f, "events[%zu].%s", i, name), f)
-        HC__TRY(get_u32(c, o, "src", FIELD("src"), 1, s->P ? s->P - 1 : 0, &e.src));
-        HC__TRY(get_u32(c, o, "dst", FIELD("dst"), 1, s->P ? s->P - 1 : 0, &e.dst));
-        HC__TRY(get_number(c, o, "start", FIELD("start"), 1, &e.start));
-        HC__TRY(get_number(c, o, "end", FIELD("end"), 1, &e.end));
-        HC__TRY(get_uint(c, o, "bytes", FIELD("bytes"), 1, (uint64_t)INT64_MAX, &bytes));
-        HC__TRY(get_u32(c, o, "seg", FIELD("seg"), 0, UINT32_MAX, &e.seg));
-        HC__TRY(get_u32(c, o, "step", FIELD("step"), 0, UINT32_MAX, &e.step));
-        uint32_t tree = 0;
-        HC__TRY(get_u32(c, o, "tree", FIELD("tree"), 0, 1, &tree));
-#undef FIELD
-        e.tree = (uint8_t)tree;
-        e.bytes = bytes;
-        s->events[s->n_events++] = e;
     }
+    return hc__error(HC_ERR_PARSE, "%s:%d:%d: malformed JSON: %s", c->origin, line, col, what);
+}
+
+/* One JSON value at t[*i]; *i moves past it. */
+static int read_value(const ctx_t *c, const char *t, size_t len, size_t *i, json_t **out)
+{
+    json_error_t e;
+    *out = json_loadb(t + *i, len - *i,
+                      JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &e);
+    if (!*out)
+        return syntax_error(c, *i + (size_t)(e.position > 0 ? e.position : 0), e.text);
+    *i += (size_t)e.position;
+    return HC_OK;
+}
+
+static int parse_events_text(const ctx_t *c, hc_schedule_t *s)
+{
+    const char *t = c->ev_text;
+    size_t len = c->ev_len, i = 1, k = 0; /* past '[' */
+    HC__TRY(hc__grow((void **)&s->events, &s->cap_events, c->ev_count, sizeof *s->events));
+    for (i = skip_ws(t, len, i); i < len && t[i] != ']';) {
+        json_t *o;
+        ctx_t sub = *c;
+        sub.doc = t; /* positions were checked in the first pass */
+        HC__TRY(read_value(&sub, t, len, &i, &o));
+        int rc = parse_event(c, o, k++, s);
+        json_decref(o);
+        if (rc != HC_OK)
+            return rc;
+        i = skip_ws(t, len, i);
+        if (i < len && t[i] == ',')
+            i = skip_ws(t, len, i + 1);
+    }
+    return HC_OK;
+}
+
+/* Split the document: every top-level member but "events" into *root; the events array is
+ * only checked and counted here (each element decoded and freed) and decoded again, one event
+ * at a time, by parse_root. 0: the document is not an object (the caller parses it whole for
+ * the usual messages). */
+static int split_document(ctx_t *c, const char *t, size_t len, json_t **root)
+{
+    *root = NULL;
+    size_t i = skip_ws(t, len, 0);
+    if (i >= len || t[i] != '{')
+        return HC_OK;
+    json_t *r = json_object();
+    if (!r)
+        return hc__error(HC_ERR_NOMEM, "out of memory reading %s", c->origin);
+    int rc = HC_OK;
+    i = skip_ws(t, len, i + 1);
+    if (i < len && t[i] == '}') {
+        i++;
+    } else {
+        for (;;) {
+            json_t *key = NULL, *val = NULL;
+            if (i >= len || t[i] != '"') {
+                rc = syntax_error(c, i, "expected a member name in double quotes");
+                break;
+            }
+            if ((rc = read_value(c, t, len, &i, &key)) != HC_OK)
+                break;
+            const char *k = json_string_value(key);
+            i = skip_ws(t, len, i);
+            if (i >= len || t[i] != ':') {
+                json_decref(key);
+                rc = syntax_error(c, i, "expected ':'");
+                break;
+            }
+            i = skip_ws(t, len, i + 1);
+            if (json_object_get(r, k) || (strcmp(k, "events") == 0 && c->ev_text)) {
+                rc = syntax_error(c, i, "duplicate object key");
+                json_decref(key);
+                break;
+            }
+            if (strcmp(k, "events") == 0 && i < len && t[i] == '[') {
+                size_t start = i, n = 0;
+                i = skip_ws(t, len, i + 1);
+                while (rc == HC_OK && (i >= len || t[i] != ']')) {
+                    json_t *o;
+                    if ((rc = read_value(c, t, len, &i, &o)) != HC_OK)
+                        break;
+                    json_decref(o);
+                    n++;
+                    i = skip_ws(t, len, i);
+                    if (i < len && t[i] == ',')
+                        i = skip_ws(t, len, i + 1);
+                    else if (i >= len || t[i] != ']')
+                        rc = syntax_error(c, i, "expected ',' or ']' in the events array");
+                }
+                if (rc == HC_OK) {
+                    i++;
+                    c->ev_text = t + start;
+                    c->ev_len = i - start;
+                    c->ev_count = n;
+                }
+            } else if ((rc = read_value(c, t, len, &i, &val)) == HC_OK) {
+                json_object_set_new(r, k, val);
+            }
+            json_decref(key);
+            if (rc != HC_OK)
+                break;
+            i = skip_ws(t, len, i);
+            if (i < len && t[i] == ',') {
+                i = skip_ws(t, len, i + 1);
+                continue;
+            }
+            if (i < len && t[i] == '}') {
+                i++;
+                break;
+            }
+            rc = syntax_error(c, i, "expected ',' or '}'");
+            break;
+        }
+    }
+    if (rc == HC_OK && skip_ws(t, len, i) != len)
+        rc = syntax_error(c, skip_ws(t, len, i), "end of file expected");
+    if (rc != HC_OK) {
+        json_decref(r);
+        return rc;
+    }
+    *root = r;
     return HC_OK;
 }
 
@@ -555,9 +709,12 @@ static int parse_root(const ctx_t *c, json_t *root, hc_schedule_t **out)
             TRY(parse_tree(c, par, "parent", P, &s->parent));
     }
     json_t *ev = json_object_get(root, "events");
-    if (!ev)
+    if (c->ev_text)
+        TRY(parse_events_text(c, s));
+    else if (!ev)
         TRY(perr(c, "events", "missing"));
-    TRY(parse_events(c, ev, s));
+    else
+        TRY(parse_events(c, ev, s));
     if (coll == HC_COLL_REDISTRIBUTE) {
         json_t *st = json_object_get(root, "steps");
         if (!st && s->n_events)
@@ -611,11 +768,18 @@ int hc_schedule_parse(const char *text, const char *origin, hc_schedule_t **out)
     c.origin = origin ? origin : "<schedule>";
     if (!text)
         return hc__error(HC_ERR_INVAL, "%s: NULL text", c.origin);
-    json_error_t jerr;
-    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root)
-        return hc__error(HC_ERR_PARSE, "%s:%d:%d: malformed JSON: %s", c.origin, jerr.line,
-                         jerr.column, jerr.text);
+    c.doc = text;
+    c.ev_text = NULL;
+    c.ev_len = c.ev_count = 0;
+    json_t *root;
+    HC__TRY(split_document(&c, text, strlen(text), &root));
+    if (!root) { /* not an object: the whole-document parser gives the usual messages */
+        json_error_t jerr;
+        root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+        if (!root)
+            return hc__error(HC_ERR_PARSE, "%s:%d:%d: malformed JSON: %s", c.origin, jerr.line,
+                             jerr.column, jerr.text);
+    }
     int rc = parse_root(&c, root, out);
     json_decref(root);
     return rc;

@@ -205,34 +205,69 @@ static int check_makespan(const hc_schedule_t *s)
 
 /* ---- total exchange ---- */
 
+/* Events sorted by (src, dst, index): duplicates are neighbours. Memory per event, not per
+ * node pair, so a schedule claiming many nodes costs what its events cost. */
+typedef struct {
+    uint64_t key; /* src * P + dst */
+    size_t i;
+} pair_ev_t;
+
+static int cmp_pair_ev(const void *a, const void *b)
+{
+    const pair_ev_t *x = a, *y = b;
+    return x->key != y->key ? (x->key > y->key) - (x->key < y->key) : (x->i > y->i) - (x->i < y->i);
+}
+
+static int has_pair(const pair_ev_t *v, size_t n, uint64_t key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].key == key;
+}
+
 static int validate_alltoall(const hc_schedule_t *s, const hc_problem_t *pb)
 {
-    uint32_t P = s->P;
-    size_t *seen = hc__malloc((size_t)P * P, sizeof *seen);
-    if (!seen)
-        return hc__error(HC_ERR_NOMEM, "out of memory validating");
-    for (size_t x = 0; x < (size_t)P * P; x++)
-        seen[x] = SIZE_MAX;
+    const uint32_t P = s->P;
+    const size_t E = s->n_events;
+    pair_ev_t *v = hc__malloc(E + 1, sizeof *v);
+    if (!v)
+        return hc__error(HC_ERR_NOMEM, "out of memory validating %zu events", E);
+    for (size_t i = 0; i < E; i++)
+        v[i] = (pair_ev_t){(uint64_t)s->events[i].src * P + s->events[i].dst, i};
+    qsort(v, E, sizeof *v, cmp_pair_ev);
+    /* Report the first problem in event order, as a scan of the events would. */
+    size_t dup = SIZE_MAX, first = 0;
+    for (size_t x = 1; x < E; x++)
+        if (v[x].key == v[x - 1].key && (dup == SIZE_MAX || v[x].i < dup)) {
+            dup = v[x].i;
+            first = v[x - 1].i;
+            while (x + 1 < E && v[x + 1].key == v[x].key)
+                x++;
+        }
     int rc = HC_OK;
-    for (size_t i = 0; i < s->n_events && rc == HC_OK; i++) {
+    for (size_t i = 0; i < E && rc == HC_OK; i++) {
         const hc_event_t *e = &s->events[i];
-        size_t key = (size_t)e->src * P + e->dst;
-        if (seen[key] != SIZE_MAX)
+        if (i == dup)
             rc = BAD("duplicate: message %u -> %u is sent twice (events %zu and %zu)", e->src,
-                     e->dst, seen[key], i);
+                     e->dst, first, i);
         else if (pb && HC_AT(pb->costs, e->src, e->dst) == 0)
             rc = BAD("zero cost: message %u -> %u has cost 0 and must not be sent (event %zu)",
                      e->src, e->dst, i);
-        seen[key] = i;
     }
     if (rc == HC_OK && pb) {
         for (uint32_t i = 0; i < P && rc == HC_OK; i++)
             for (uint32_t j = 0; j < P && rc == HC_OK; j++)
-                if (i != j && HC_AT(pb->costs, i, j) > 0 && seen[(size_t)i * P + j] == SIZE_MAX)
+                if (i != j && HC_AT(pb->costs, i, j) > 0 && !has_pair(v, E, (uint64_t)i * P + j))
                     rc = BAD("missing: message %u -> %u (cost %g s) is never sent", i, j,
                              HC_AT(pb->costs, i, j));
     }
-    free(seen);
+    free(v);
     return rc;
 }
 

@@ -190,9 +190,13 @@ static void add_bcast(hc_rng_t *rng)
     FX_OK(hc_platform_create(P, 1e-4, 1e8, &f->plat));
     for (uint32_t i = 0; i < P; i++)
         for (uint32_t j = 0; j < P; j++)
-            if (i != j)
-                FX_OK(hc_platform_set_link(f->plat, i, j, hc_rng_range(rng, 1e-4, 1e-2),
-                                           hc_rng_range(rng, 1e7, 1e9)));
+            if (i != j) {
+                /* Drawn in sequence (bandwidth first, the order gcc happened to use when the
+                 * golden table was made): C leaves the order of arguments unspecified, and
+                 * clang evaluates them the other way. */
+                double bw = hc_rng_range(rng, 1e7, 1e9), lat = hc_rng_range(rng, 1e-4, 1e-2);
+                FX_OK(hc_platform_set_link(f->plat, i, j, lat, bw));
+            }
     FX_OK(hc_cost_uniform(f->plat, HC_MODEL_PLOGP, 1 << 20, &f->costs));
     f->pb.P = P;
     f->pb.costs = f->costs;

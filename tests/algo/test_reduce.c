@@ -193,7 +193,7 @@ static void test_bnb_equals_oracle(void **state)
     (void)state;
     hc_rng_t r;
     hc_rng_seed(&r, 2003);
-    int snf_worse = 0, ties = 0;
+    int snf_worse = 0;
     for (int trial = 0; trial < 400; trial++) {
         inst_t in;
         inst_random(&in, &r, 2, 9);
@@ -211,7 +211,7 @@ static void test_bnb_equals_oracle(void **state)
         double snf = run(&in, "snf", NULL, NULL);
         assert_true(snf >= opt * (1 - 1e-9));
         snf_worse += snf > opt * (1 + 1e-9);
-        ties += cnt < 1;
+        assert_true(cnt >= 1); /* the naive space holds at least one schedule */
         /* ep on a random order equals Figure 3 on that order */
         uint32_t order[32], m = 0;
         double d[32], st[32];

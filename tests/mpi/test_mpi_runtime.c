@@ -28,11 +28,10 @@ static hc_platform_t *random_platform(uint64_t seed)
     for (int i = 0; i < size; i++) {
         assert_int_equal(hc_platform_set_cluster(p, (uint32_t)i, i < size / 2 ? "A" : "B"), HC_OK);
         for (int j = 0; j < size; j++)
-            if (i != j)
-                assert_int_equal(hc_platform_set_link(p, (uint32_t)i, (uint32_t)j,
-                                                      hc_rng_range(&r, 1e-5, 1e-2),
-                                                      hc_rng_range(&r, 1e6, 1e9)),
-                                 HC_OK);
+            if (i != j) { /* in sequence: argument order is unspecified in C */
+                double bw = hc_rng_range(&r, 1e6, 1e9), lat = hc_rng_range(&r, 1e-5, 1e-2);
+                assert_int_equal(hc_platform_set_link(p, (uint32_t)i, (uint32_t)j, lat, bw), HC_OK);
+            }
     }
     return p;
 }

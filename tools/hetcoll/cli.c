@@ -84,6 +84,8 @@ int cli_parse_double(const char *s, double *out)
         return -1;
     char *end;
     errno = 0;
+    if (strpbrk(s, "xXpP")) /* decimal only: no hexadecimal floats */
+        return -1;
     double v = strtod(s, &end);
     if (end == s || *end != '\0' || !isfinite(v) || errno == ERANGE)
         return -1;
@@ -140,17 +142,37 @@ int cli_parse_size(const char *s, uint64_t *out)
         {"Ti", 1099511627776.0},
         {"TiB", 1099511627776.0},
     };
-    if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
+    /* Strict decimal syntax: digits, an optional fraction and exponent, then a unit ("0x10",
+     * "+5", " 5" and "inf" are refused). */
+    if (!s)
         return -1;
+    const char *q = s;
+    while (*q >= '0' && *q <= '9')
+        q++;
+    if (*q == '.')
+        for (q++; *q >= '0' && *q <= '9'; q++)
+            ;
+    if (q == s || (q == s + 1 && *s == '.'))
+        return -1;
+    if (*q == 'e' || *q == 'E') {
+        const char *d = q + 1;
+        while (*d >= '0' && *d <= '9')
+            d++;
+        if (d == q + 1)
+            return -1;
+        q = d;
+    }
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || errno == ERANGE || !isfinite(v) || v < 0)
+    if (end != q || errno == ERANGE || !isfinite(v) || v < 0)
         return -1;
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         if (strcmp(end, units[i].suffix) == 0) {
-            double bytes = nearbyint(v * units[i].mult);
+            double exact = v * units[i].mult, bytes = nearbyint(exact);
             if (bytes >= 9007199254740992.0) /* 2^53: exact as double everywhere */
+                return -1;
+            if (fabs(exact - bytes) > 1e-9 * fmax(1.0, bytes)) /* "0.4", "0.1MiB" */
                 return -1;
             *out = (uint64_t)bytes;
             return 0;
@@ -187,7 +209,9 @@ static int parse_item(const char *item, int integer, double **vals, size_t *n, s
     if (integer && (a != floor(a) || b != floor(b) || step != floor(step) || a < 0))
         return -1;
     double count = floor((b - a) / step + 1e-9) + 1;
-    if (count > 1e7)
+    if (count + (double)*n > CLI_LIST_MAX) /* before expanding: "2..10000001" */
+        return -1;
+    if (integer && b >= 9007199254740992.0) /* 2^53: exact as double, castable */
         return -1;
     for (size_t i = 0; i < (size_t)count; i++) {
         if (*n == *cap) {
@@ -264,22 +288,60 @@ int cli_parse_u64_list(const char *s, uint64_t **out, size_t *n)
     return 0;
 }
 
+/* Paths of the files cli_open_output opened, for cli_close_output's messages. */
+static struct {
+    FILE *f;
+    char path[512];
+} opened[8];
+
 FILE *cli_open_output(const char *path)
 {
     if (!path || strcmp(path, "-") == 0)
         return stdout;
     FILE *f = fopen(path, "w");
-    if (!f)
+    if (!f) {
         cli_error("%s: cannot create: %s", path, strerror(errno));
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof opened / sizeof opened[0]; i++)
+        if (!opened[i].f) {
+            opened[i].f = f;
+            snprintf(opened[i].path, sizeof opened[i].path, "%s", path);
+            break;
+        }
     return f;
 }
 
-void cli_close_output(FILE *f)
+int cli_close_file(FILE *f, const char *path, int rc)
 {
-    if (f && f != stdout)
-        fclose(f);
-    else if (f)
-        fflush(f);
+    if (!f)
+        return rc;
+    errno = 0;
+    int bad = fflush(f) != 0 || ferror(f);
+    int e = errno;
+    if (f != stdout) {
+        if (fclose(f) != 0 && !bad) {
+            bad = 1;
+            e = errno;
+        }
+    }
+    if (bad && rc == CLI_OK)
+        return cli_error("%s: write failed: %s", path, e ? strerror(e) : "I/O error");
+    return rc;
+}
+
+int cli_close_output(FILE *f, int rc)
+{
+    const char *path = "standard output";
+    for (size_t i = 0; f && f != stdout && i < sizeof opened / sizeof opened[0]; i++)
+        if (opened[i].f == f) {
+            path = opened[i].path;
+            opened[i].f = NULL;
+            break;
+        }
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", path);
+    return cli_close_file(f, copy, rc);
 }
 
 void cli_progress(const char *label, size_t done, size_t total)

@@ -39,15 +39,20 @@ int cli_parse_double(const char *s, double *out);
 /* Non-negative integer fitting uint64_t / uint32_t. Returns 0 / -1. */
 int cli_parse_u64(const char *s, uint64_t *out);
 int cli_parse_u32(const char *s, uint32_t *out);
-/* Comma-separated lists and ranges: "10,20,30", "6..16", "10..100:10" (step). Caller frees
- * *out. Returns 0 / -1. */
+/* Comma-separated lists and ranges: "10,20,30", "6..16", "10..100:10" (step), at most
+ * CLI_LIST_MAX values in all (integers below 2^53). Caller frees *out. Returns 0 / -1. */
+#define CLI_LIST_MAX 100000
 int cli_parse_u64_list(const char *s, uint64_t **out, size_t *n);
 int cli_parse_double_list(const char *s, double **out, size_t *n);
 
 /* Open the output (-o FILE, or stdout when path is NULL or "-"); NULL (after printing the
- * error) when the file cannot be created. cli_close_output closes files other than stdout. */
+ * error) when the file cannot be created. cli_close_output flushes (stdout) or closes the
+ * file and returns rc, or CLI_ERROR (after printing "FILE: write failed: ...") when rc is
+ * CLI_OK but the data did not reach the file. */
 FILE *cli_open_output(const char *path);
-void cli_close_output(FILE *f);
+int cli_close_output(FILE *f, int rc);
+/* The same check for a file opened with fopen: close it, rc or CLI_ERROR naming path. */
+int cli_close_file(FILE *f, const char *path, int rc);
 
 /* Progress on stderr when it is a terminal (experiments): "\r<label> <done>/<total>". */
 void cli_progress(const char *label, size_t done, size_t total);

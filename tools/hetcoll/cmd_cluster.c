@@ -192,9 +192,7 @@ static int write_platform(const hc_platform_t *p, const int32_t *lab, const char
     }
     fputs(json, f);
     free(json);
-    if (fclose(f) != 0)
-        return cli_error("%s: write failed", path);
-    return CLI_OK;
+    return cli_close_file(f, path, CLI_OK);
 }
 
 int cmd_cluster(int argc, char **argv)
@@ -295,8 +293,8 @@ int cmd_cluster(int argc, char **argv)
         print_json(f, p, &o, lab, C);
     else
         print_text(f, p, &o, lab, C);
-    cli_close_output(f);
-    if (out_platform)
+    rc = cli_close_output(f, rc);
+    if (out_platform && rc == CLI_OK)
         rc = write_platform(p, lab, prefix, out_platform);
 done:
     free(lab);

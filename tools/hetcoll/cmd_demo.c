@@ -173,7 +173,11 @@ static void run_one(const char *plat, const char *dir, const cli_problem_t *p,
     FILE *f = fopen(path, "w");
     if (f) {
         cli_svg_schedule(f, s, title);
-        fclose(f);
+        if (cli_close_file(f, path, CLI_OK) != CLI_OK) {
+            size_t used = strlen(status);
+            snprintf(status + used, sizeof status - used, " (the SVG was not written)");
+            tot->failed = 1;
+        }
     } else {
         size_t used = strlen(status);
         snprintf(status + used, sizeof status - used, " (cannot write the SVG: %s)",

@@ -54,14 +54,31 @@ static int push(series_t *s, double x)
     return 0;
 }
 
+/* One line of f into buf (without its newline): 1 read, 0 end of file, -1 longer than cap - 1
+ * bytes, -2 a NUL byte (so neither a long line nor a device like /dev/zero passes silently). */
+static int read_line(FILE *f, char *buf, size_t cap)
+{
+    size_t n = 0;
+    int ch;
+    while ((ch = getc(f)) != EOF && ch != '\n') {
+        if (ch == '\0')
+            return -2;
+        if (n + 1 >= cap)
+            return -1;
+        buf[n++] = (char)ch;
+    }
+    buf[n] = '\0';
+    return ch == EOF && n == 0 ? 0 : 1;
+}
+
 static int read_series(const char *path, series_t *s)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (!f)
         return cli_error("%s: cannot open: %s", path, strerror(errno));
     char line[4096];
-    int lineno = 0, rc = CLI_OK;
-    while (fgets(line, sizeof line, f)) {
+    int lineno = 0, rc = CLI_OK, got;
+    while ((got = read_line(f, line, sizeof line)) > 0) {
         lineno++;
         char *hash = strchr(line, '#');
         if (hash)
@@ -92,7 +109,11 @@ static int read_series(const char *path, series_t *s)
             goto done;
         }
     }
-    if (s->n == 0)
+    if (got == -1)
+        rc = cli_error("%s:%d: line longer than %zu bytes", path, lineno + 1, sizeof line - 1);
+    else if (got == -2)
+        rc = cli_error("%s:%d: NUL byte (not a text file)", path, lineno + 1);
+    else if (s->n == 0)
         rc = cli_error("%s: no values", path);
 done:
     if (f != stdin)
@@ -264,7 +285,7 @@ int cmd_forecast(int argc, char **argv)
             hc_forecast_method_name(cur.method), cur.value, cur.error);
 done:
     if (f)
-        cli_close_output(f);
+        rc = cli_close_output(f, rc);
     hc_forecaster_destroy(fc);
     free(mae);
     free(mse);

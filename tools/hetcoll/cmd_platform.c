@@ -212,9 +212,9 @@ int cmd_platform(int argc, char **argv)
                 rc = cli_fail(st, spec);
         }
         if (h)
-            cli_close_output(h);
+            rc = cli_close_output(h, rc);
         if (x)
-            cli_close_output(x);
+            rc = cli_close_output(x, rc);
         if (rc != CLI_OK || !output) {
             hc_platform_destroy(p);
             return rc;
@@ -238,7 +238,8 @@ int cmd_platform(int argc, char **argv)
             free(json);
         }
     }
-    cli_close_output(f);
+    if (f)
+        rc = cli_close_output(f, rc);
     hc_platform_destroy(p);
     return rc;
 }

@@ -271,7 +271,7 @@ int cmd_schedule(int argc, char **argv)
             snprintf(title, sizeof title, "%s %s on %s", hc_coll_name(coll), s->algorithm,
                      base ? base + 1 : (src ? src : "?"));
             rc = cli_write_schedule(f, s, format, title);
-            cli_close_output(f);
+            rc = cli_close_output(f, rc);
         }
     }
     hc_schedule_destroy(s);

@@ -134,11 +134,12 @@ int cmd_simulate(int argc, char **argv)
             }
             memcpy(node, optarg, (size_t)(colon - optarg));
             node[colon - optarg] = '\0';
+            /* A factor beyond 1e6 makes times overflow to infinity, not a slower node. */
             if (cli_parse_u32(node, &sl.node) != 0 || cli_parse_double(colon + 1, &sl.factor) ||
-                !(sl.factor > 0)) {
+                !(sl.factor > 0) || sl.factor > 1e6) {
                 rc = cli_usage_error(cmd,
-                                     "option '--slow': expected NODE:FACTOR with FACTOR > 0, "
-                                     "got '%s'",
+                                     "option '--slow': expected NODE:FACTOR with 0 < FACTOR <= "
+                                     "1e6, got '%s'",
                                      optarg);
                 goto out;
             }
@@ -230,7 +231,7 @@ int cmd_simulate(int argc, char **argv)
             if (s->makespan > 0)
                 fprintf(f, "ratio:              %.6f\n", r->makespan / s->makespan);
         }
-        cli_close_output(f);
+        rc = cli_close_output(f, rc);
     }
     hc_sim_result_destroy(r);
 done:

@@ -167,8 +167,9 @@ int exp_alltoall_main(int argc, char **argv)
     uint64_t *ps = NULL;
     size_t np = 0;
     if (cli_parse_u64_list(procs_s, &ps, &np) != 0 || np == 0)
-        return cli_usage_error(cmd, "--procs: expected a list like 10,20,30,40,50, got '%s'",
-                               procs_s);
+        return cli_usage_error(
+            cmd, "--procs: expected a list like 10,20,30,40,50 (at most 100000 values), got '%s'",
+            procs_s);
     rc = cli_check_u64_range(cmd, "--procs", ps, np, 2, 4096);
     if (rc != CLI_OK) {
         free(ps);

@@ -113,7 +113,8 @@ int exp_grid_bcast_main(int argc, char **argv)
     uint64_t *cls = NULL;
     size_t nc = 0;
     if (cli_parse_u64_list(cl_s, &cls, &nc) != 0 || nc == 0)
-        return cli_usage_error(cmd, "--clusters: expected a list like 2..50, got '%s'", cl_s);
+        return cli_usage_error(
+            cmd, "--clusters: expected a list like 2..50 (at most 100000 values), got '%s'", cl_s);
     rc = cli_check_u64_range(cmd, "--clusters", cls, nc, 2, 1000);
     uint64_t cmax = 0;
     for (size_t i = 0; i < nc; i++)
@@ -189,7 +190,7 @@ int exp_grid_bcast_main(int argc, char **argv)
             fprintf(csv, ",%.2f\n", 100.0 * (double)worst_flat[i] / Tn);
             printf(" %10.1f%%\n", 100.0 * (double)worst_flat[i] / Tn);
         }
-        fclose(csv);
+        rc = cli_close_file(csv, "grid_bcast.csv", rc);
         double *x = malloc(nc * sizeof *x), *y = malloc(nc * NR * sizeof *y);
         cli_series_t ser[NR];
         if (!x || !y) {

@@ -137,7 +137,8 @@ int exp_redistribute_main(int argc, char **argv)
         k_s = kdef;
     }
     if (cli_parse_u64_list(k_s, &ks, &nk) != 0 || nk == 0)
-        return cli_usage_error(cmd, "--k: expected a list like 1..20, got '%s'", k_s);
+        return cli_usage_error(
+            cmd, "--k: expected a list like 1..20 (at most 100000 values), got '%s'", k_s);
     rc = cli_check_u64_range(cmd, "--k", ks, nk, 1, n);
     if (rc != CLI_OK) {
         free(ks);
@@ -212,7 +213,11 @@ int exp_redistribute_main(int argc, char **argv)
                         (unsigned long long)ks[ki], algos[a], e->n, e->sum / d, e->max,
                         e->steps / d);
             }
-        fclose(csv);
+        char csv_name[64];
+        snprintf(csv_name, sizeof csv_name, "redistribute_%s.csv", WNAME[wc]);
+        rc = cli_close_file(csv, csv_name, rc);
+        if (rc != CLI_OK)
+            break;
         /* table */
         printf("001 Figs. 11-15, %s weights (1..%g), n = %u, beta = %g, %llu graphs: "
                "cost/eta mean / max\n",

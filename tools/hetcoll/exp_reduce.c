@@ -175,10 +175,13 @@ int exp_reduce_main(int argc, char **argv)
     uint64_t *procs = NULL, *classes = NULL;
     size_t np = 0, nk = 0;
     if (cli_parse_u64_list(procs_s, &procs, &np) != 0 || np == 0)
-        return cli_usage_error(cmd, "--procs: expected a list like 6..16, got '%s'", procs_s);
+        return cli_usage_error(
+            cmd, "--procs: expected a list like 6..16 (at most 100000 values), got '%s'", procs_s);
     if (cli_parse_u64_list(classes_s, &classes, &nk) != 0 || nk == 0) {
         free(procs);
-        return cli_usage_error(cmd, "--classes: expected a list like 3..6, got '%s'", classes_s);
+        return cli_usage_error(
+            cmd, "--classes: expected a list like 3..6 (at most 100000 values), got '%s'",
+            classes_s);
     }
     rc = cli_check_u64_range(cmd, "--procs", procs, np, 2, 1024);
     if (rc == CLI_OK)
@@ -224,7 +227,7 @@ int exp_reduce_main(int argc, char **argv)
                         e->gap_n ? 100.0 * (double)e->snf_sub / (double)e->gap_n : NAN,
                         e->leaf_eff_sum / d);
             }
-        fclose(csv);
+        rc = cli_close_file(csv, "reduce_table1.csv", rc);
         /* text table: ours (paper) */
         printf("003 Table 1: search efficiency %% = 1 - visited/naive, mean of %llu trials "
                "(paper in parentheses); visited = every search node generated\n",

@@ -109,10 +109,14 @@ int exp_ttcc_main(int argc, char **argv)
     double *sig = NULL;
     size_t nn = 0, ns = 0;
     if (cli_parse_u64_list(nodes_s, &nodes, &nn) != 0 || nn == 0)
-        return cli_usage_error(cmd, "--nodes: expected a list like 10..100:10, got '%s'", nodes_s);
+        return cli_usage_error(
+            cmd, "--nodes: expected a list like 10..100:10 (at most 100000 values), got '%s'",
+            nodes_s);
     if (cli_parse_double_list(sigma_s, &sig, &ns) != 0 || ns == 0) {
         free(nodes);
-        return cli_usage_error(cmd, "--sigma: expected a list like 0,0.1,0.5, got '%s'", sigma_s);
+        return cli_usage_error(
+            cmd, "--sigma: expected a list like 0,0.1,0.5 (at most 100000 values), got '%s'",
+            sigma_s);
     }
     rc = cli_check_u64_range(cmd, "--nodes", nodes, nn, 2, 2000);
     for (size_t k = 0; k < ns && rc == CLI_OK; k++)
@@ -192,7 +196,7 @@ int exp_ttcc_main(int argc, char **argv)
                 fprintf(csv, "%llu,%g,%llu,%g,%.9g,%.9g,%.4f,%.4f\n", (unsigned long long)nodes[i],
                         sig[k], (unsigned long long)trials, alpha, MEAN(i, k, 0), MEAN(i, k, 1),
                         DELAY(i, k, 0), DELAY(i, k, 1));
-        fclose(csv);
+        rc = cli_close_file(csv, "ttcc.csv", rc);
         size_t last = nn - 1;
         printf("002 Fig. 11: N = %llu, %llu trials, alpha = %g; ratio of delay "
                "(P(E_sigma) - P(E_0)) / P(E_0), paper in parentheses\n",

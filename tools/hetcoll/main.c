@@ -1,4 +1,5 @@
 /* hetcoll: the command-line tool. The subcommand table and the top-level help. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,7 +47,21 @@ static const command_t *find(const char *name)
     return NULL;
 }
 
+static int dispatch(int argc, char **argv);
+
+/* Whatever a command printed on stdout must have been written: a full disk or a closed pipe is
+ * an error (exit 1), not a silent loss. */
 int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    if (rc == CLI_OK && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "hetcoll: standard output: write failed: %s\n", strerror(errno));
+        return rc == CLI_OK ? CLI_ERROR : rc;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);

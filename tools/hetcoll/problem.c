@@ -85,7 +85,8 @@ int cli_popts_handle(cli_popts_t *o, const char *cmd, int code, const char *arg)
         return CLI_OK;
     case POPT_MSG:
         if (cli_parse_size(arg, &o->msg) != 0)
-            return bad_value(cmd, "msg", arg, "expected a size such as 1048576, 64KiB, 1MiB, 1MB");
+            return bad_value(cmd, "msg", arg,
+                             "expected a whole number of bytes such as 1048576, 64KiB, 1MiB, 1MB");
         o->have_msg = 1;
         return CLI_OK;
     case POPT_SIZES:
@@ -176,7 +177,7 @@ int cli_popts_handle(cli_popts_t *o, const char *cmd, int code, const char *arg)
         return CLI_OK;
     case POPT_SEGMENT:
         if (cli_parse_size(arg, &o->algo.segment_bytes) != 0)
-            return bad_value(cmd, "segment", arg, "expected a size such as 64KiB");
+            return bad_value(cmd, "segment", arg, "expected a whole number of bytes such as 64KiB");
         return CLI_OK;
     case POPT_VERBOSE:
         o->algo.verbose = 1;
@@ -217,6 +218,8 @@ void cli_popts_help(FILE *f, int coll)
 }
 
 /* ---- the redistribution --times loader (seconds, n1 x n2, diagonal kept) ---- */
+
+#define CLI_REDUCE_TIMES_MAX 2048
 
 static int times_from_json(const char *text, const char *path, hc_matrix_t **out)
 {
@@ -488,7 +491,8 @@ static int build_bcast(const cli_popts_t *o, const hc_schedule_t *hint, const ch
     if (!o->platform)
         return cli_usage_error(cmd, "bcast needs --platform SPEC --msg SIZE or --costs FILE");
     if (!msg)
-        return cli_usage_error(cmd, "bcast needs --msg SIZE");
+        return cli_usage_error(cmd, o->have_msg ? "bcast: --msg must be more than 0 bytes"
+                                                : "bcast needs --msg SIZE");
     if ((rc = load_platform(o->platform, &p->plat)) != CLI_OK)
         return rc;
     p->pb.P = hc_platform_size(p->plat);
@@ -514,6 +518,13 @@ static int build_reduce(const cli_popts_t *o, const hc_schedule_t *hint, const c
                 free(t);
                 return cli_error("--times: t(%zu): must be a finite number > 0", i);
             }
+        }
+        /* The reduction's costs are an n x n matrix (C[i][j] = t(i)). */
+        if (n > CLI_REDUCE_TIMES_MAX) {
+            free(t);
+            return cli_usage_error(cmd,
+                                   "option '--times': %zu send times, at most %d (one per node)", n,
+                                   CLI_REDUCE_TIMES_MAX);
         }
         if (n > UINT32_MAX || hc_matrix_create((uint32_t)n, (uint32_t)n, 0, &p->costs) != HC_OK) {
             free(t);
@@ -629,8 +640,19 @@ int cli_problem_build(hc_coll_t coll, const cli_popts_t *o, const hc_schedule_t 
     default:
         rc = cli_error("unknown collective");
     }
-    if (rc == CLI_OK && hint && coll != HC_COLL_REDISTRIBUTE && hint->P != out->pb.P)
-        rc = cli_error("the schedule has %u nodes but the problem has %u", hint->P, out->pb.P);
+    if (rc == CLI_OK && hint && coll != HC_COLL_REDISTRIBUTE && hint->P != out->pb.P) {
+        const char *what = o->platform ? "--platform"
+                           : o->costs  ? "--costs"
+                           : o->times  ? "--times"
+                                       : "--traffic";
+        const char *src = o->platform  ? o->platform
+                          : o->costs   ? o->costs
+                          : o->times   ? o->times
+                          : o->traffic ? o->traffic
+                                       : "?";
+        rc = cli_error("the schedule has %u nodes but the problem of %s %s has %u", hint->P, what,
+                       src, out->pb.P);
+    }
     if (rc != CLI_OK) {
         cli_problem_free(out);
         return rc;

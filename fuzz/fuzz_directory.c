@@ -1,0 +1,28 @@
+/* hc_directory_load reads a file: the input is written to a private temporary file first. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <unistd.h>
+
+#include "fuzz_common.h"
+#include "hetcoll/directory.h"
+#include "hetcoll/hetcoll.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static char path[64];
+    if (!path[0])
+        snprintf(path, sizeof path, "/tmp/hc-fuzz-dir-%ld.json", (long)getpid());
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return 0;
+    fwrite(data, 1, size, f);
+    fclose(f);
+    hc_platform_t *p = NULL;
+    hc_directory_info_t info;
+    hc_directory_info_init(&info);
+    if (hc_directory_load(path, size % 2 ? 60.0 : 0.0, &p, &info) == HC_OK && !p)
+        abort();
+    hc_directory_info_clear(&info);
+    hc_platform_destroy(p);
+    return 0;
+}
