@@ -415,8 +415,25 @@ int cli_check_u64_range(const char *cmd, const char *opt, const uint64_t *v, siz
 
 int cli_make_outdir(const char *dir)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    /* Parents too ("mkdir -p"), and an existing path must be a directory: otherwise every
+     * result would be computed before the first file failed to open. */
+    char path[4096];
+    if (!dir || !*dir || strlen(dir) >= sizeof path)
+        return cli_error("%s: not a usable directory name", dir ? dir : "(null)");
+    strcpy(path, dir);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return cli_error("%s: cannot create directory: %s", path, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
         return cli_error("%s: cannot create directory: %s", dir, strerror(errno));
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cli_error("%s: exists and is not a directory (--out takes a directory)", dir);
     return CLI_OK;
 }
 

@@ -12,7 +12,7 @@ static void help(FILE *f)
 {
     fprintf(
         f,
-        "Usage: hetcoll platform show SPEC\n"
+        "Usage: hetcoll platform show SPEC      (or --platform SPEC, as elsewhere)\n"
         "       hetcoll platform export SPEC [-o FILE]\n"
         "       hetcoll platform export SPEC --simgrid OUT.xml [--hostfile OUT.txt]\n"
         "                [--form auto|cluster|matrix] [--shared-backbone] [--backbone-bw Bps]\n\n"
@@ -128,6 +128,7 @@ static int show(const hc_platform_t *p, FILE *f)
 int cmd_platform(int argc, char **argv)
 {
     static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                             {"platform", required_argument, NULL, 'P'},
                                              {"simgrid", required_argument, NULL, 'S'},
                                              {"hostfile", required_argument, NULL, 'H'},
                                              {"form", required_argument, NULL, 'F'},
@@ -136,7 +137,7 @@ int cmd_platform(int argc, char **argv)
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *cmd = "platform";
-    const char *output = NULL, *sg_xml = NULL, *sg_hosts = NULL;
+    const char *output = NULL, *sg_xml = NULL, *sg_hosts = NULL, *platform_opt = NULL;
     sg_export_opts_t sg;
     memset(&sg, 0, sizeof sg);
     int c;
@@ -149,6 +150,9 @@ int cmd_platform(int argc, char **argv)
             break;
         case 'S':
             sg_xml = optarg;
+            break;
+        case 'P': /* the spelling every other command uses */
+            platform_opt = optarg;
             break;
         case 'H':
             sg_hosts = optarg;
@@ -183,11 +187,13 @@ int cmd_platform(int argc, char **argv)
     int is_show = strcmp(action, "show") == 0, is_export = strcmp(action, "export") == 0;
     if (!is_show && !is_export)
         return cli_usage_error(cmd, "unknown action '%s' (valid: show, export)", action);
-    if (argc - optind < 2)
-        return cli_usage_error(cmd, "missing platform SPEC");
+    if (platform_opt && argc - optind > 1)
+        return cli_usage_error(cmd, "give the platform once: SPEC or --platform SPEC");
+    if (argc - optind < 2 && !platform_opt)
+        return cli_usage_error(cmd, "missing platform SPEC (or --platform SPEC)");
     if (argc - optind > 2)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 2]);
-    const char *spec = argv[optind + 1];
+    const char *spec = platform_opt ? platform_opt : argv[optind + 1];
     hc_platform_t *p = NULL;
     int st = hc_platform_load(spec, &p);
     if (st != HC_OK)

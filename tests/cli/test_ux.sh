@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# User-facing behaviour of issue 17: output directories are created with their parents, an
+# --out that is a file is refused before any work, and `platform show` takes --platform like
+# every other command.
+#   bash test_ux.sh HETCOLL_BINARY TESTS_DIR
+set -u
+H=$1
+T=$(mktemp -d /tmp/hc-ux-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail=0
+check() { # description, then the command must succeed
+    local what=$1
+    shift
+    if ! "$@" >"$T/out" 2>"$T/err"; then
+        fail=$((fail + 1))
+        echo "FAIL: $what: $*"
+        head -3 "$T/err"
+    fi
+}
+check "nested --out is created" "$H" experiment grid-bcast --clusters 2..3 --trials 2 --out "$T/a/b/c"
+[ -f "$T/a/b/c/grid_bcast.csv" ] || { fail=$((fail + 1)); echo "FAIL: no CSV in the nested --out"; }
+check "demo into a nested --out" "$H" demo --msg 4KiB --out "$T/d/e"
+touch "$T/file"
+if "$H" demo --out "$T/file" >"$T/out" 2>"$T/err"; then
+    fail=$((fail + 1)); echo "FAIL: demo --out FILE succeeded"
+fi
+grep -q "is not a directory" "$T/err" || { fail=$((fail + 1)); echo "FAIL: demo --out FILE: $(cat "$T/err")"; }
+[ ! -s "$T/out" ] || { fail=$((fail + 1)); echo "FAIL: demo --out FILE computed before refusing"; }
+check "platform show --platform" "$H" platform show --platform builtin:gusto
+"$H" platform show builtin:gusto >"$T/a1" && "$H" platform show --platform builtin:gusto >"$T/a2"
+cmp -s "$T/a1" "$T/a2" || { fail=$((fail + 1)); echo "FAIL: SPEC and --platform SPEC differ"; }
+echo "ux checks: $fail failed"
+[ $fail -eq 0 ]
