@@ -263,6 +263,14 @@ int hc__mpi_cmd_probe(int argc, char **argv)
     }
     o.sizes = sizes;
     o.n_sizes = nsizes;
+    int world = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &world);
+    if (world < 2) { /* one rank measures nothing: a 1-node platform would be silent garbage */
+        hc__mpi_error(cmd, "1 rank: the probe measures pairs of ranks; run it under mpirun -np P "
+                           "(P >= 2, one rank per node to measure)");
+        free(sizes);
+        return 1;
+    }
     hc__probe_result_t r;
     int st = hc__probe_run(MPI_COMM_WORLD, &o, &r);
     if (st != HC_OK) {

@@ -29,5 +29,14 @@ grep -q "is not a directory" "$T/err" || { fail=$((fail + 1)); echo "FAIL: demo 
 check "platform show --platform" "$H" platform show --platform builtin:gusto
 "$H" platform show builtin:gusto >"$T/a1" && "$H" platform show --platform builtin:gusto >"$T/a2"
 cmp -s "$T/a1" "$T/a2" || { fail=$((fail + 1)); echo "FAIL: SPEC and --platform SPEC differ"; }
+# Experiments report progress in logs too (stderr not a terminal): a line per tenth.
+"$H" experiment grid-bcast --clusters 2..5 --trials 3 --out "$T/p" >/dev/null 2>"$T/prog"
+tail -1 "$T/prog" | grep -Eq '^grid-bcast ([0-9]+)/\1$' || { fail=$((fail + 1)); echo "FAIL: no progress lines: $(head -3 "$T/prog")"; }
+# Searches end by default: a 60-node branch and bound stops at the 10 s limit with its bound.
+times=$(awk 'BEGIN { for (i = 1; i <= 60; i++) printf "%s%.3f", (i > 1 ? "," : ""), 0.1 + (i * 37 % 29) / 10 }')
+start=$(date +%s)
+"$H" schedule reduce --algo bnb --times "$times" >"$T/bnb" 2>&1 || { fail=$((fail + 1)); echo "FAIL: bnb"; }
+[ $(($(date +%s) - start)) -le 30 ] || { fail=$((fail + 1)); echo "FAIL: bnb ran past its default limit"; }
+grep -q "best bound" "$T/bnb" || { fail=$((fail + 1)); echo "FAIL: bnb output: $(head -3 "$T/bnb")"; }
 echo "ux checks: $fail failed"
 [ $fail -eq 0 ]

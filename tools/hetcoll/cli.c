@@ -346,8 +346,15 @@ int cli_close_output(FILE *f, int rc)
 
 void cli_progress(const char *label, size_t done, size_t total)
 {
-    if (!isatty(fileno(stderr)))
+    if (!isatty(fileno(stderr))) {
+        /* Logs and scripts: a line at every tenth of the work, so long runs are not silent. */
+        if (total > 0 && (done == total || (done * 10 / total) != ((done - 1) * 10 / total)) &&
+            done > 0) {
+            fprintf(stderr, "%s %zu/%zu\n", label, done, total);
+            fflush(stderr);
+        }
         return;
+    }
     fprintf(stderr, "\r%s %zu/%zu", label, done, total);
     if (done >= total)
         fputc('\n', stderr);
