@@ -7,6 +7,7 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static inline char *fuzz_text(const uint8_t *data, size_t size)
 {

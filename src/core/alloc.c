@@ -66,6 +66,19 @@ uint64_t hc__max_input(void)
     return HC__MAX_INPUT_DEFAULT;
 }
 
+uint64_t hc__max_nodes(void)
+{
+    const char *e = getenv("HETCOLL_MAX_NODES");
+    if (e && *e) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(e, &end, 10);
+        if (!errno && *end == '\0' && v > 0)
+            return v;
+    }
+    return HC__MAX_NODES_DEFAULT;
+}
+
 int hc__read_file(const char *path, char **out, size_t *len)
 {
     *out = NULL;

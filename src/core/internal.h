@@ -27,6 +27,10 @@ int hc__read_file(const char *path, char **out, size_t *len);
 /* The input size limit: HETCOLL_MAX_INPUT (bytes) or HC__MAX_INPUT_DEFAULT. */
 #define HC__MAX_INPUT_DEFAULT (1ull << 30)
 uint64_t hc__max_input(void);
+/* The largest platform (nodes): HETCOLL_MAX_NODES or HC__MAX_NODES_DEFAULT (16384: 4 GiB of
+ * link tables). */
+#define HC__MAX_NODES_DEFAULT 16384u
+uint64_t hc__max_nodes(void);
 
 /* Grow *arr (of *cap elements of `size`) to hold at least `need`. */
 int hc__grow(void **arr, size_t *cap, size_t need, size_t size);

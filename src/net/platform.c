@@ -69,6 +69,13 @@ int hc__platform_alloc(uint32_t P, double lat, double bw, hc_platform_t **out)
         return hc__error(HC_ERR_VALUE, "a platform needs at least 1 node (got 0)");
     if (P > 65536)
         return hc__error(HC_ERR_LIMIT, "a platform has at most 65536 nodes (got %u)", P);
+    /* Platforms are dense (2 P x P matrices): a few bytes of cluster form can ask for 64 GiB. */
+    const uint64_t cap = hc__max_nodes();
+    if (P > cap)
+        return hc__error(HC_ERR_LIMIT,
+                         "a platform of %u nodes needs %.3g GB of link tables, more than the "
+                         "limit of %llu nodes (set HETCOLL_MAX_NODES to raise it)",
+                         P, 16.0 * P * P / 1e9, (unsigned long long)cap);
     hc_platform_t *p = hc__calloc(1, sizeof *p);
     if (!p)
         return hc__error(HC_ERR_NOMEM, "out of memory allocating a %u-node platform", P);
