@@ -1,6 +1,8 @@
-/* Property harness: a small problem decoded from the input, then every registered algorithm of
- * its collective: a schedule it returns must be valid, not below its lower bound,
+/* Property harness: a small problem decoded from the input, then a registered algorithm of its
+ * collective: a schedule it returns must be valid, not below its lower bound,
  * replay in the simulator to its own makespan (no error), and survive a JSON round trip.
+ * One algorithm per input (the last byte picks it among its collective's), so that inputs are
+ * cheap enough for millions of executions.
  * Bytes: collective, P (2..9; redistribution n1, n2 1..5, k), root, then one cost byte per
  * pair (0 = no message for exchanges and redistribution; costs 0.5 ms steps). */
 #include <math.h>
@@ -64,9 +66,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hc_algo_opts_t o;
     hc_algo_opts_default(&o);
     o.time_limit_s = 0.002; /* searches stop early: many inputs per second */
-    for (size_t a = 0; a < hc_algo_count(); a++) {
+    size_t n_coll = 0, pick;
+    for (size_t a = 0; a < hc_algo_count(); a++)
+        n_coll += hc_algo_get(a)->coll == coll;
+    pick = n_coll ? data[size - 1] % n_coll : 0;
+    for (size_t a = 0, k = 0; a < hc_algo_count(); a++) {
         const hc_algo_info_t *info = hc_algo_get(a);
-        if (info->coll != coll)
+        if (info->coll != coll || k++ != pick)
             continue;
         hc_schedule_t *s = NULL, *r = NULL;
         if (hc_schedule_compute(&pb, info->name, &o, &s) != HC_OK)
