@@ -29,12 +29,23 @@ void hc_algo_opts_default(hc_algo_opts_t *o);
 
 typedef int (*hc_algo_fn)(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
 
+/* Flags of a registry row (hc_algo_info_t.flags). */
+#define HC_ALGO_AUTO 0x1u        /* a candidate of its collective's `auto` */
+#define HC_ALGO_SELECTOR 0x2u    /* picks among other algorithms (auto, model-best, hier-auto) */
+#define HC_ALGO_PAIR_COSTS 0x4u  /* reduce: plans with sender-receiver costs C[i][j] */
+#define HC_ALGO_MPI_DEFAULT 0x8u /* what MPI libraries do by default (the baseline to compare) */
+#define HC_ALGO_EXACT                                                                              \
+    0x10u /* exhaustive search: `auto` runs it only with a time limit or                           \
+             on at most auto_max_nodes nodes */
+
 typedef struct hc_algo_info {
     hc_coll_t coll;
     const char *name;        /* CLI name, e.g. "ecef-la" */
     const char *description; /* one line */
     const char *paper;       /* source, e.g. "000 §4.2" */
     hc_algo_fn fn;
+    unsigned flags;          /* HC_ALGO_* */
+    uint32_t auto_max_nodes; /* `auto` skips it on more nodes (0 = no limit) */
 } hc_algo_info_t;
 
 /* Number of registered algorithms and the i-th one (static storage). */
@@ -51,6 +62,19 @@ void hc_algo_names(hc_coll_t coll, char *buf, size_t len);
  * lower_bound (when the algorithm left it NAN) and makespan. Caller frees *out. */
 int hc_schedule_compute(const hc_problem_t *pb, const char *algo, const hc_algo_opts_t *opts,
                         hc_schedule_t **out);
+
+/* The greedy edge heuristics of the grid broadcast (002 §2, 004 §5.2) on an abstract graph, as
+ * the hierarchical broadcasts run them between cluster coordinators. Rules, in order: "flat",
+ * "fef", "ecef", "ecef-la", "ecef-lat", "ecef-laT". */
+size_t hc_bcast_edge_rule_count(void);
+/* Name of rule i (static storage), or NULL when i >= hc_bcast_edge_rule_count(). */
+const char *hc_bcast_edge_rule_name(size_t i);
+/* Edge selection order of `rule` on n nodes from `root`: costs is n x n row-major (INFINITY =
+ * no edge), extra (n entries or NULL) the time each node needs after receiving (T_k, read by the
+ * look-ahead rules). Writes the n - 1 selected edges from[i] -> to[i] in selection order.
+ * HC_ERR_UNKNOWN for an unknown rule, HC_ERR_VALUE when a node is unreachable. */
+int hc_bcast_edge_order(const char *rule, uint32_t n, const double *costs, const double *extra,
+                        uint32_t root, uint32_t *from, uint32_t *to);
 
 #ifdef __cplusplus
 }

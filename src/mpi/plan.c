@@ -96,23 +96,23 @@ static int by_makespan(const void *pa, const void *pb)
 
 /* Rank 0: the schedules to offer. A forced algorithm gives one. "auto" gives the best
  * predicted schedule and, when `max` > 1, up to max - 1 distinct alternatives predicted within
- * HC__SHORTLIST_RATIO of it, best first: the registry's auto where the collective has one
- * (total exchange, never predicted slower than the pairwise exchange), else every algorithm of
- * the collective but the two-tree one (it hedges against errors the prediction does not see). */
+ * HC__SHORTLIST_RATIO of it, best first: for total exchange the registry's auto (never
+ * predicted slower than the pairwise exchange), else every algorithm of the collective flagged
+ * HC_ALGO_AUTO in the registry (all but the selectors and the two-tree broadcast, which hedges
+ * against errors the prediction does not see), run with the time limit. */
 static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_t **out,
                           uint32_t max, uint32_t *n_out, double limit)
 {
     hc_algo_opts_t o;
     hc_algo_opts_default(&o);
     o.time_limit_s = limit;
-    const hc_algo_info_t *info;
     *n_out = 0;
     if (strcmp(name, "auto") != 0) {
         int rc = hc_schedule_compute(pb, name, &o, &out[0]);
         *n_out = rc == HC_OK;
         return rc;
     }
-    if (hc_algo_find(pb->coll, "auto", &info) == HC_OK) {
+    if (pb->coll == HC_COLL_ALLTOALL) {
         int rc = hc_schedule_compute(pb, "auto", &o, &out[0]);
         hc_schedule_t *pair = NULL;
         if (rc == HC_OK && pb->coll == HC_COLL_ALLTOALL &&
@@ -139,7 +139,7 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
     int last = hc_error_set(HC_ERR_UNSUPPORTED, "no %s algorithm applies", hc_coll_name(pb->coll));
     for (size_t i = 0; i < n_algos; i++) {
         const hc_algo_info_t *a = hc_algo_get(i);
-        if (a->coll != pb->coll || strcmp(a->name, "ttcc") == 0)
+        if (a->coll != pb->coll || !(a->flags & HC_ALGO_AUTO))
             continue;
         hc_schedule_t *s = NULL;
         last = hc_schedule_compute(pb, a->name, &o, &s);

@@ -11,10 +11,9 @@
  * bound on heterogeneous networks). */
 #include <stdlib.h>
 
+#include "algos.h"
 #include "../core/internal.h"
 
-int hc__algo_alltoall_caterpillar(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                                  hc_schedule_t **out);
 int hc__algo_alltoall_caterpillar(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                                   hc_schedule_t **out)
 {

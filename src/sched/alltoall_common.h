@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "../core/internal.h"
+#include "algos.h"
 
 /* One message of a total exchange. */
 typedef struct hc__a2a_msg {

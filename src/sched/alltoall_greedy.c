@@ -10,6 +10,7 @@
  * Guarantee: none stated; 000 §5 reports schedules within 25 % of the lower bound. */
 #include <stdlib.h>
 
+#include "algos.h"
 #include "alltoall_common.h"
 
 typedef struct ranked {
@@ -25,8 +26,6 @@ static int by_decreasing_cost(const void *a, const void *b)
     return x->dst < y->dst ? -1 : (x->dst > y->dst);
 }
 
-int hc__algo_alltoall_greedy(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                             hc_schedule_t **out);
 int hc__algo_alltoall_greedy(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                              hc_schedule_t **out)
 {

@@ -7,10 +7,9 @@
  * Complexity: O(P^4) worst case (P-1 solves of O(P^3)); the solver keeps its dual potentials
  * between solves, which makes later solves much cheaper in practice.
  * Guarantee: none better than the P/2 of Theorem 2(i) (000 §4.3). */
+#include "algos.h"
 #include "alltoall_common.h"
 
-int hc__algo_alltoall_minmatch(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                               hc_schedule_t **out);
 int hc__algo_alltoall_minmatch(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                                hc_schedule_t **out)
 {

@@ -33,6 +33,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "algos.h"
 #include "alltoall_common.h"
 
 /* A message in flight (or, with dst == UINT32_MAX, a sender ready at time 0),
@@ -264,8 +265,6 @@ static uint32_t earliest_busy(const fl_t *h, uint32_t nh, const uint64_t *rav, c
     return j;
 }
 
-int hc__algo_alltoall_openshop(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                               hc_schedule_t **out);
 int hc__algo_alltoall_openshop(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                                hc_schedule_t **out)
 {

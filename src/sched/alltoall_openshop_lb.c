@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algos.h"
 #include "alltoall_common.h"
 
 struct hc__a2a_dense {
@@ -517,8 +518,6 @@ static size_t default_budget(uint32_t P)
     return (size_t)b;
 }
 
-int hc__algo_alltoall_openshop_lb(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                                  hc_schedule_t **out);
 int hc__algo_alltoall_openshop_lb(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                                   hc_schedule_t **out)
 {

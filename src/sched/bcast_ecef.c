@@ -5,10 +5,7 @@
  * a platform with >= 2 cluster labels) the heuristic joins the cluster coordinators and each
  * cluster then runs its model-best classic (bcast_common.c, hc__bcast_hier_schedule); otherwise it
  * runs on the nodes themselves. */
-#include "bcast_common.h"
+#include "bcast_kit.h"
 
-int hc__algo_bcast_ecef(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
-int hc__algo_bcast_ecef(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
-{
-    return hc__bcast_hetero(pb, opts, HC__GR_ECEF, out);
-}
+/* key = RT_i + c_ij: the edge whose transfer would complete first */
+const hc__edge_rule_t hc__edge_bcast_ecef = {"ecef", 0, 1, NULL};

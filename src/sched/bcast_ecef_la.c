@@ -4,10 +4,30 @@
  * With a hierarchy (opts->hierarchy = 1, or -1 and a platform with >= 2 cluster labels) the
  * heuristic joins the cluster coordinators and each cluster then runs its model-best classic
  * (bcast_common.c, hc__bcast_hier_schedule); otherwise it runs on the nodes themselves. */
-#include "bcast_common.h"
+#include <math.h>
 
-int hc__algo_bcast_ecef_la(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
-int hc__algo_bcast_ecef_la(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
+#include "bcast_kit.h"
+
+/* key = RT_i + c_ij + F_j, F_j = min over k of c_jk over the nodes k still without the message
+ * (0 when j has no usable edge to them) */
+static double lookahead(const double *c, const double *T, const unsigned char *inA, uint32_t n,
+                        uint32_t j)
 {
-    return hc__bcast_hetero(pb, opts, HC__GR_ECEF_LA, out);
+    (void)T; /* the look-ahead of 002 ignores the clusters' own times */
+    double f = INFINITY;
+    int any = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        if (inA[k] || k == j)
+            continue;
+        double v = c[(size_t)j * n + k];
+        if (!isfinite(v))
+            continue;
+
+        if (v < f)
+            f = v;
+        any = 1;
+    }
+    return any ? f : 0;
 }
+
+const hc__edge_rule_t hc__edge_bcast_ecef_la = {"ecef-la", 0, 1, lookahead};

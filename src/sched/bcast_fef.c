@@ -4,10 +4,7 @@
  * (opts->hierarchy = 1, or -1 and a platform with >= 2 cluster labels) the heuristic joins the
  * cluster coordinators and each cluster then runs its model-best classic (bcast_common.c,
  * hc__bcast_hier_schedule); otherwise it runs on the nodes themselves. */
-#include "bcast_common.h"
+#include "bcast_kit.h"
 
-int hc__algo_bcast_fef(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
-int hc__algo_bcast_fef(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
-{
-    return hc__bcast_hetero(pb, opts, HC__GR_FEF, out);
-}
+/* key = c_ij: the cheapest edge from any holder, whatever its sender's ready time */
+const hc__edge_rule_t hc__edge_bcast_fef = {"fef", 0, 0, NULL};

@@ -11,10 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bcast_common.h"
+#include "bcast_kit.h"
 
-int hc__algo_bcast_model_best(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                              hc_schedule_t **out);
 int hc__algo_bcast_model_best(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                               hc_schedule_t **out)
 {
@@ -29,13 +27,13 @@ int hc__algo_bcast_model_best(const hc_problem_t *pb, const hc_algo_opts_t *opts
     hc__plogp_t q;
     hc__bc_choice_t best, table[HC__BC_COUNT];
     hc__plogp_init(&q, pb, nodes, P);
-    hc__bc_choose(&q, opts ? opts->segment_bytes : 0, 0, &best, table);
+    hc__bc_choose(&q, opts ? opts->segment_bytes : 0, &best, table);
     hc_algo_opts_t o;
     if (opts)
         o = *opts;
     else
         hc_algo_opts_default(&o);
-    o.segment_bytes = hc__bc_segmented(best.algo) ? best.seg : 0;
+    o.segment_bytes = best.algo->segmented ? best.seg : 0;
     hc_schedule_t *s = NULL;
     int rc = hc__bcast_classic_schedule(pb, &o, best.algo, &s);
     if (rc != HC_OK) {
@@ -54,22 +52,23 @@ int hc__algo_bcast_model_best(const hc_problem_t *pb, const hc_algo_opts_t *opts
     len += (size_t)snprintf(note + len, cap - len,
                             "model-best: pLogP L = %.6g s, g(m) = %.6g s over %u nodes; chose %s "
                             "(segment %llu B)\n  %-20s %12s %14s %14s\n",
-                            q.L, hc__plogp_gap(&q, pb->msg_bytes), P, hc__bc_name(best.algo),
+                            q.L, hc__plogp_gap(&q, pb->msg_bytes), P, best.algo->name,
                             (unsigned long long)best.seg, "algorithm", "segment_B", "table1_s",
                             "predicted_s");
     jl += (size_t)snprintf(js + jl, cap - jl,
                            "{\"model\":{\"L_s\":%.9g,\"g_m_s\":%.9g},\"chosen\":\"%s\","
                            "\"predictions\":[",
-                           q.L, hc__plogp_gap(&q, pb->msg_bytes), hc__bc_name(best.algo));
+                           q.L, hc__plogp_gap(&q, pb->msg_bytes), best.algo->name);
     for (int a = 0; a < HC__BC_COUNT; a++) {
-        double t1 = hc__bc_predict(&q, (hc__bc_algo_t)a, table[a].seg);
+        double t1 = hc__bc_table1(hc__bc_classics[a], &q, table[a].seg);
         len += (size_t)snprintf(note + len, cap - len, "  %-20s %12llu %14.6g %14.6g%s\n",
-                                hc__bc_name((hc__bc_algo_t)a), (unsigned long long)table[a].seg, t1,
-                                table[a].predicted, a == (int)best.algo ? "  <- chosen" : "");
+                                hc__bc_classics[a]->name, (unsigned long long)table[a].seg, t1,
+                                table[a].predicted,
+                                hc__bc_classics[a] == best.algo ? "  <- chosen" : "");
         jl += (size_t)snprintf(js + jl, cap - jl,
                                "%s{\"algorithm\":\"%s\",\"segment\":%llu,\"table1_s\":%.9g,"
                                "\"predicted_s\":%.9g}",
-                               a ? "," : "", hc__bc_name((hc__bc_algo_t)a),
+                               a ? "," : "", hc__bc_classics[a]->name,
                                (unsigned long long)table[a].seg, t1, table[a].predicted);
     }
     snprintf(js + jl, cap - jl, "]}");

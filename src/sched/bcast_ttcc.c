@@ -13,9 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bcast_common.h"
+#include "bcast_kit.h"
 
-int hc__algo_bcast_ttcc(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
 int hc__algo_bcast_ttcc(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     (void)opts;
@@ -36,7 +35,7 @@ int hc__algo_bcast_ttcc(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_s
     for (uint32_t i = 0; i < P; i++)
         for (uint32_t j = 0; j < P; j++)
             c[(size_t)i * P + j] = i == j ? INFINITY : HC_AT(pb->costs, i, j);
-    rc = hc__bcast_greedy(HC__GR_ECEF, P, c, NULL, pb->root, f0, t0);
+    rc = hc__edge_select(&hc__edge_bcast_ecef, P, c, NULL, NULL, pb->root, f0, t0);
     if (rc != HC_OK)
         goto done;
     memcpy(c1, c, (size_t)P * P * sizeof *c1);
@@ -44,13 +43,13 @@ int hc__algo_bcast_ttcc(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_s
         c1[(size_t)f0[i] * P + t0[i]] = INFINITY;
         c1[(size_t)t0[i] * P + f0[i]] = INFINITY;
     }
-    rc = hc__bcast_greedy(HC__GR_ECEF, P, c1, NULL, pb->root, f1, t1);
+    rc = hc__edge_select(&hc__edge_bcast_ecef, P, c1, NULL, NULL, pb->root, f1, t1);
     if (rc != HC_OK) {
         relaxed = 1;
         memcpy(c1, c, (size_t)P * P * sizeof *c1);
         for (uint32_t i = 0; i + 1 < P; i++)
             c1[(size_t)t0[i] * P + f0[i]] = INFINITY;
-        rc = hc__bcast_greedy(HC__GR_ECEF, P, c1, NULL, pb->root, f1, t1);
+        rc = hc__edge_select(&hc__edge_bcast_ecef, P, c1, NULL, NULL, pb->root, f1, t1);
         if (rc != HC_OK)
             goto done;
     }

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../core/internal.h"
+#include "bcast_kit.h"
 
 int hc__lower_bound_bcast(const hc_problem_t *pb, double *out)
 {
@@ -47,4 +47,70 @@ int hc__lower_bound_bcast(const hc_problem_t *pb, double *out)
     free(done);
     *out = best;
     return HC_OK;
+}
+
+void hc__bcast_set_seg_bound(const hc_problem_t *pb, hc_schedule_t *s)
+{
+    uint32_t P = pb->P;
+    /* Receiver port intervals [end - port, end] are disjoint and the first one starts at least
+     * (d - port) after time 0: makespan >= min (d - port) + sum of the ports (whole-duration
+     * ports: the sum of the durations). */
+    double *need = hc__calloc(P, sizeof *need);
+    double *lat = hc__malloc(P, sizeof *lat);
+    double *mb = hc__malloc(2 * (size_t)P, sizeof *mb); /* per dst: memo of the last bytes */
+    uint64_t *mbytes = hc__malloc(P, sizeof *mbytes);
+    if (!need || !lat || !mb || !mbytes) {
+        free(need);
+        free(lat);
+        free(mb);
+        free(mbytes);
+        s->lower_bound = 0;
+        return;
+    }
+    for (uint32_t v = 0; v < P; v++) {
+        lat[v] = INFINITY;
+        mbytes[v] = UINT64_MAX;
+    }
+    for (size_t i = 0; i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        double best = INFINITY, bl = INFINITY;
+        int hit = e->dst < P && mbytes[e->dst] == e->bytes;
+        if (hit) {
+            best = mb[2 * (size_t)e->dst];
+            bl = mb[2 * (size_t)e->dst + 1];
+        }
+        for (uint32_t u = 0; u < P && !hit; u++) {
+            if (u == e->dst)
+                continue;
+            hc_event_t f = *e;
+            f.src = u;
+            double d = hc_problem_event_cost(pb, &f);
+            double port = hc_problem_event_port_time(pb, &f);
+            if (port < best)
+                best = port;
+            if (d - port < bl)
+                bl = d - port;
+        }
+        if (e->dst < P) {
+            mbytes[e->dst] = e->bytes;
+            mb[2 * (size_t)e->dst] = best;
+            mb[2 * (size_t)e->dst + 1] = bl;
+        }
+        if (isfinite(best) && e->dst < P) {
+            need[e->dst] += best;
+            if (bl < lat[e->dst])
+                lat[e->dst] = bl;
+        }
+    }
+    double lb = 0;
+    for (uint32_t v = 0; v < P; v++) {
+        double x = need[v] + (isfinite(lat[v]) && lat[v] > 0 ? lat[v] : 0);
+        if (x > lb)
+            lb = x;
+    }
+    free(need);
+    free(lat);
+    free(mb);
+    free(mbytes);
+    s->lower_bound = lb;
 }

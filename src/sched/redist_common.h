@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "../core/internal.h"
+#include "algos.h"
 
 /* ---- plan: steps of (i, j, amount seconds) transfers ---- */
 typedef struct hc__redist_xfer {

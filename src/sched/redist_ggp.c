@@ -6,9 +6,9 @@
  * each matching form a step; the last piece of every message is trimmed to its exact time.
  *
  * Complexity: O(sqrt(n) (m + n)^2) (Proposition 3). Guarantee: cost <= 8/3 eta (Theorem 2). */
+#include "algos.h"
 #include "redist_common.h"
 
-int hc__algo_redist_ggp(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
 int hc__algo_redist_ggp(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     (void)opts;

@@ -3,10 +3,9 @@
  * remaining messages (001 does not define an edge's degree; ties keep the matcher's order).
  *
  * Complexity: O(m^2 sqrt(n)). Guarantee: none (001 §8.1, Figs. 13-14). */
+#include "algos.h"
 #include "redist_common.h"
 
-int hc__algo_redist_hdegree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                            hc_schedule_t **out);
 int hc__algo_redist_hdegree(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     (void)opts;

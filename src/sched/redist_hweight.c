@@ -4,10 +4,9 @@
  *
  * Complexity: O(m^2 sqrt(n)) (each step removes an edge). Guarantee: none (not an
  * approximation algorithm; 001 §8.1 reports cost/eta max < 2.4, mean < 1.8 on small weights). */
+#include "algos.h"
 #include "redist_common.h"
 
-int hc__algo_redist_hweight(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                            hc_schedule_t **out);
 int hc__algo_redist_hweight(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     (void)opts;

@@ -5,9 +5,9 @@
  *
  * Complexity: at most m(J) steps, each O(m log m + log(m) sqrt(n) m). Guarantee: cost <= 8/3
  * eta (inherited from GGP). */
+#include "algos.h"
 #include "redist_common.h"
 
-int hc__algo_redist_oggp(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
 int hc__algo_redist_oggp(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     (void)opts;

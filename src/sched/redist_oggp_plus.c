@@ -8,10 +8,9 @@
  *
  * Complexity: OGGP + O(passes * S^2 * k) for S steps (8 passes at most). Guarantee: cost <=
  * cost of OGGP <= 8/3 eta (the post-pass never increases the cost). */
+#include "algos.h"
 #include "redist_common.h"
 
-int hc__algo_redist_oggp_plus(const hc_problem_t *pb, const hc_algo_opts_t *opts,
-                              hc_schedule_t **out);
 int hc__algo_redist_oggp_plus(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                               hc_schedule_t **out)
 {

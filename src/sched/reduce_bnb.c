@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "algos.h"
 #include "reduce_common.h"
 
 typedef struct bnb {
@@ -213,7 +214,6 @@ static int by_time_desc(const void *x, const void *y)
     return a->id < b->id ? -1 : (a->id > b->id);
 }
 
-int hc__algo_reduce_bnb(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
 int hc__algo_reduce_bnb(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     *out = NULL;

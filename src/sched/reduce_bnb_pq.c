@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algos.h"
 #include "reduce_common.h"
 
 #define PQ_MAX_EXACT 10
@@ -149,7 +150,6 @@ static int pq_build(const hc_problem_t *pb, const uint32_t *es, const uint32_t *
     return HC_OK;
 }
 
-int hc__algo_reduce_bnb_pq(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
 int hc__algo_reduce_bnb_pq(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     *out = NULL;

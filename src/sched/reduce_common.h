@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "../core/internal.h"
+#include "algos.h"
 
 /* 003's model: t[i] = C[i][j] for every j != i, for every non-root i (t[root] =
  * 0). Rows must be constant (every off-diagonal entry within 1e-12 relative of

@@ -11,9 +11,9 @@
  * of its sender or of its receiver, so the simulator's replay reproduces the
  * times. Complexity: O(P log P) times + O(P^2) pairing. Guarantee: no schedule
  * sending in this order finishes earlier (003 §3). */
+#include "algos.h"
 #include "reduce_common.h"
 
-int hc__algo_reduce_ep(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
 int hc__algo_reduce_ep(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     return hc__reduce_ep_schedule(pb, "ep", opts, 0, out);

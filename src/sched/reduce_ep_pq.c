@@ -10,9 +10,9 @@
  * gives the optimum on small P. */
 #include <stdlib.h>
 
+#include "algos.h"
 #include "reduce_common.h"
 
-int hc__algo_reduce_ep_pq(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
 int hc__algo_reduce_ep_pq(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     *out = NULL;

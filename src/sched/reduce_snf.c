@@ -6,9 +6,9 @@
  * 003 Figure 6 (4 nodes of time x, 8 of time 1, 1 < x < 2) shows it suboptimal
  * (x + 3 against 2x + 1 or 4); tests/algo/ test_reduce.c measures the gap
  * against bnb. */
+#include "algos.h"
 #include "reduce_common.h"
 
-int hc__algo_reduce_snf(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
 int hc__algo_reduce_snf(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     return hc__reduce_ep_schedule(pb, "snf", opts, 1, out);

@@ -7,9 +7,9 @@
  * O(P^2). Guarantee: none (heuristic); bnb-pq gives the optimum on small P. */
 #include <stdlib.h>
 
+#include "algos.h"
 #include "reduce_common.h"
 
-int hc__algo_reduce_snf_pq(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
 int hc__algo_reduce_snf_pq(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     (void)opts;

@@ -4,15 +4,11 @@
 #include <string.h>
 
 #include "../core/internal.h"
-
-#define HC_ALGO(coll, ident, name, desc, paper)                                                    \
-    int hc__algo_##ident(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
-#include "algos.def"
-#undef HC_ALGO
+#include "algos.h"
 
 static const hc_algo_info_t table[] = {
-#define HC_ALGO(coll, ident, name, desc, paper)                                                    \
-    {HC_COLL_##coll, name, desc, paper, hc__algo_##ident},
+#define HC_ALGO(coll, ident, name, flags, max_nodes, desc, paper)                                  \
+    {HC_COLL_##coll, name, desc, paper, hc__algo_##ident, flags, max_nodes},
 #include "algos.def"
 #undef HC_ALGO
 };

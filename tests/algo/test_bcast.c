@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "hetcoll/hetcoll.h"
-#include "sched/bcast_common.h"
+#include "sched/bcast_kit.h"
 
 static int close_rel(double a, double b, double rel)
 {
@@ -335,58 +335,51 @@ static void test_model_vs_simulator(void **state)
                 nodes[i] = i;
             hc__plogp_t qq;
             hc__plogp_init(&qq, &pb, nodes, P);
-            static const char *const names[HC__BC_COUNT] = {"flat",
-                                                            "",
-                                                            "chain",
-                                                            "pipeline",
-                                                            "binary",
-                                                            "binomial",
-                                                            "segmented-binomial",
-                                                            "scatter-collect"};
             for (int a = 0; a < HC__BC_COUNT; a++) {
-                if (!names[a][0])
-                    continue;
+                const hc__bc_classic_t *cl = hc__bc_classics[a];
+                const char *nm = cl->name;
+#define IS(x) (strcmp(nm, x) == 0)
                 hc_algo_opts_t o = opts;
-                uint64_t seg = hc__bc_segmented((hc__bc_algo_t)a) ? m / 16 : m;
+                uint64_t seg = cl->segmented ? m / 16 : m;
                 o.segment_bytes = seg;
-                hc_schedule_t *s = run_checked(&pb, names[a], &o, "homogeneous");
+                hc_schedule_t *s = run_checked(&pb, nm, &o, "homogeneous");
                 double sim = sim_makespan(s, &pb, 0);
                 hc__bc_choice_t best, table[HC__BC_COUNT];
-                hc__bc_choose(&qq, seg, 0, &best, table);
+                hc__bc_choose(&qq, seg, &best, table);
                 double pred = table[a].predicted;
-                double t1 = hc__bc_predict(&qq, (hc__bc_algo_t)a, seg);
-                printf("# %-20s %4u %9.2g %12.6g %12.6g %12.6g\n", names[a], P, lats[li], t1, pred,
-                       sim);
+                double t1 = hc__bc_table1(cl, &qq, seg);
+                printf("# %-20s %4u %9.2g %12.6g %12.6g %12.6g\n", nm, P, lats[li], t1, pred, sim);
                 /* the 1-port prediction is the simulator on a homogeneous platform */
-                if (a != HC__BC_FLAT)
-                    assert_true(close_rel(pred, sim, 1e-9));
+                assert_true(close_rel(pred, sim, 1e-9));
                 /* pLogP ports (the latency overlaps the sender's next send): Table 1 is the
                  * simulator exactly, at every latency, for flat, chain, pipeline and, when P
                  * is a power of two, (segmented) binomial; binary and scatter-collect: Table 1
                  * is an upper bound; binomial: between Table 1 (floor(log2 P) rounds) and
                  * ceil(log2 P) (L + g(m)) (a sender's later sends only cost g) */
                 int pow2 = (P & (P - 1)) == 0;
-                if (a == HC__BC_FLAT || a == HC__BC_CHAIN || a == HC__BC_PIPELINE ||
-                    ((a == HC__BC_BINOMIAL || a == HC__BC_SEG_BINOMIAL) && pow2))
+                if (IS("flat") || IS("segmented-flat") || IS("chain") || IS("pipeline") ||
+                    ((IS("binomial") || IS("segmented-binomial")) && pow2))
                     assert_true(close_rel(t1, sim, 1e-9));
-                if (a == HC__BC_BINARY)
+                if (IS("binary"))
                     assert_true(t1 >= sim * (1 - 1e-9));
                 /* scatter-collect: an upper bound up to the pieces' rounding (m/P bytes,
                  * the first m mod P pieces one byte more) */
-                if (a == HC__BC_SCATTER_COLLECT)
+                if (IS("scatter-collect"))
                     assert_true(t1 >= sim * (1 - 1e-4));
-                if (a == HC__BC_BINOMIAL) {
+                if (IS("binomial")) {
                     assert_true(sim <= ceil(log2((double)P)) * HC_AT(c, 0, 1) * (1 + 1e-9));
                     assert_true(sim >= t1 * (1 - 1e-9));
                 }
                 hc_schedule_destroy(s);
+#undef IS
             }
             /* flat (core's cheapest-first order) on a homogeneous platform with pLogP ports:
              * L + (P-1) g(m), Table 1's formula; with Hockney ports (P-1)(L + g(m)) */
             hc_schedule_t *s = run_checked(&pb, "flat", &opts, "homogeneous");
             double Lh = hc_platform_latency(plat, 0, 1);
             assert_true(close_rel(s->makespan, Lh + (P - 1) * (HC_AT(c, 0, 1) - Lh), 1e-9));
-            assert_true(close_rel(hc__bc_predict(&qq, HC__BC_FLAT, m), s->makespan, 1e-9));
+            assert_true(
+                close_rel(hc__bc_table1(&hc__classic_bcast_flat, &qq, m), s->makespan, 1e-9));
             hc_schedule_destroy(s);
             pb.model = HC_MODEL_HOCKNEY; /* the same costs, whole-duration ports */
             s = run_checked(&pb, "flat", &opts, "homogeneous hockney");

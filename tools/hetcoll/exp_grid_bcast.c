@@ -2,10 +2,10 @@
  * inter-cluster broadcast heuristics on simulated grids. C clusters; between coordinators a
  * per-pair latency U[1 ms, 15 ms] and bandwidth U[1, 100] MB/s, a 1 MB message; each cluster
  * then broadcasts internally in T_k ~ U[200 ms, 3000 ms]. Heuristics: flat tree, FEF, ECEF,
- * ECEF-LA, ECEF-LAt, ECEF-LAT (src/sched/bcast_common.c, hc__bcast_greedy, the same code the
- * hierarchical schedules use). Timing as in the hierarchical schedule: a coordinator sends its
- * inter-cluster messages one at a time (1-port), then its cluster's broadcast takes T_k; the
- * makespan is the last cluster's completion. Seeded (--seed). */
+ * ECEF-LA, ECEF-LAt, ECEF-LAT (hc_bcast_edge_order, the
+ * greedy edge engine the hierarchical schedules use). Timing as in the hierarchical schedule: a
+ * coordinator sends its inter-cluster messages one at a time (1-port), then its cluster's broadcast
+ * takes T_k; the makespan is the last cluster's completion. Seeded (--seed). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <getopt.h>
@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "sched/bcast_common.h"
 
 static void help(FILE *f)
 {
@@ -41,11 +40,10 @@ static void help(FILE *f)
 }
 
 /* Completion time of `rule` on C clusters. */
-static int evaluate(hc__gr_rule_t rule, uint32_t C, const double *c, const double *T,
-                    int on_receipt, uint32_t *from, uint32_t *to, double *port, double *recv,
-                    double *out)
+static int evaluate(const char *rule, uint32_t C, const double *c, const double *T, int on_receipt,
+                    uint32_t *from, uint32_t *to, double *port, double *recv, double *out)
 {
-    int rc = hc__bcast_greedy(rule, C, c, T, 0, from, to);
+    int rc = hc_bcast_edge_order(rule, C, c, T, 0, from, to);
     if (rc != HC_OK)
         return rc;
     for (uint32_t k = 0; k < C; k++)
@@ -122,7 +120,7 @@ int exp_grid_bcast_main(int argc, char **argv)
             cmax = cls[i];
     if (rc == CLI_OK)
         rc = cli_make_outdir(out);
-    enum { NR = HC__GR_COUNT };
+    enum { NR = 6 }; /* flat, fef, ecef, ecef-la, ecef-lat, ecef-laT */
     double *sums = rc == CLI_OK ? calloc(nc * NR, sizeof *sums) : NULL;
     size_t *worst_flat = rc == CLI_OK ? calloc(nc, sizeof *worst_flat) : NULL;
     double *c = rc == CLI_OK ? malloc(cmax * cmax * sizeof *c) : NULL;
@@ -148,15 +146,15 @@ int exp_grid_bcast_main(int argc, char **argv)
             }
             double t[NR];
             for (int q = 0; q < NR && rc == CLI_OK; q++) {
-                int lrc =
-                    evaluate((hc__gr_rule_t)q, C, c, T, on_receipt, from, to, port, recv, &t[q]);
+                int lrc = evaluate(hc_bcast_edge_rule_name((size_t)q), C, c, T, on_receipt, from,
+                                   to, port, recv, &t[q]);
                 if (lrc != HC_OK)
                     rc = cli_fail(lrc, cmd);
                 sums[i * NR + (size_t)q] += t[q];
             }
             int flat_worst = 1;
             for (int q = 1; q < NR; q++)
-                if (t[q] > t[HC__GR_FLAT] * (1 + 1e-12))
+                if (t[q] > t[0] * (1 + 1e-12))
                     flat_worst = 0;
             worst_flat[i] += (size_t)flat_worst;
             cli_progress("grid-bcast", ++done, total);
@@ -170,7 +168,7 @@ int exp_grid_bcast_main(int argc, char **argv)
         double Tn = (double)trials;
         fprintf(csv, "clusters,trials");
         for (int q = 0; q < NR; q++)
-            fprintf(csv, ",%s_s", hc__gr_name((hc__gr_rule_t)q));
+            fprintf(csv, ",%s_s", hc_bcast_edge_rule_name((size_t)q));
         fprintf(csv, ",flat_worst_pct\n");
         printf("004 Fig. 4: mean completion time (s) of the inter-cluster heuristics, %llu grids "
                "per row, intra-cluster broadcast %s\n",
@@ -178,7 +176,7 @@ int exp_grid_bcast_main(int argc, char **argv)
                on_receipt ? "on receipt" : "after the inter-cluster sends");
         printf("%8s", "clusters");
         for (int q = 0; q < NR; q++)
-            printf(" %9s", hc__gr_name((hc__gr_rule_t)q));
+            printf(" %9s", hc_bcast_edge_rule_name((size_t)q));
         printf(" %11s\n", "flat worst");
         for (size_t i = 0; i < nc; i++) {
             fprintf(csv, "%llu,%llu", (unsigned long long)cls[i], (unsigned long long)trials);
@@ -202,7 +200,7 @@ int exp_grid_bcast_main(int argc, char **argv)
                     y[(size_t)q * nc + i] = sums[i * NR + (size_t)q] / Tn;
             }
             for (int q = 0; q < NR; q++)
-                ser[q] = (cli_series_t){hc__gr_name((hc__gr_rule_t)q), y + (size_t)q * nc};
+                ser[q] = (cli_series_t){hc_bcast_edge_rule_name((size_t)q), y + (size_t)q * nc};
             snprintf(path, sizeof path, "%s/grid_bcast.svg", out);
             if (cli_plot_svg(path, "inter-cluster broadcast heuristics (004 Fig. 4)", "clusters",
                              "completion time (s)", x, nc, ser, NR, 0) != 0)
