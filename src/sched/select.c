@@ -38,8 +38,18 @@ int hc__select_best(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_sched
             skipped++;
             continue;
         }
+        /* an exhaustive search beyond its size gets at most HC__AUTO_EXACT_S of the limit: it
+         * will not complete, and its best-so-far is what counts */
+        hc_algo_opts_t o;
+        if (opts)
+            o = *opts;
+        else
+            hc_algo_opts_default(&o);
+        if ((a->flags & HC_ALGO_EXACT) && pb->P > a->auto_max_nodes &&
+            !(o.time_limit_s <= HC__AUTO_EXACT_S))
+            o.time_limit_s = HC__AUTO_EXACT_S;
         hc_schedule_t *s = NULL;
-        int rc = a->fn(pb, opts, &s);
+        int rc = a->fn(pb, &o, &s);
         if (rc == HC_ERR_UNSUPPORTED) { /* not this problem's model (e.g. pair costs) */
             unsupported++;
             continue;

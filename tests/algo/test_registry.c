@@ -6,7 +6,13 @@
  *   - the makespan is >= the schedule's lower bound and, for whole-message schedules, >=
  *     hc_lower_bound(pb).
  * All failures are listed (algorithm, fixture, detail) before the test fails.
- * Debugging: HC_TEST_ALGO=a,b runs only the algorithms named a and b; HC_TEST_SKIP=c skips c. */
+ *   - determinism: the same options (seed) give the same events (JSON text), unless a time-limited
+ *     search stopped early;
+ *   - `auto` is never worse than any of its candidates (registry rows flagged HC_ALGO_AUTO; an
+ *     exhaustive search only where it completes).
+ * All failures are listed (algorithm, fixture, detail) before the test fails.
+ * HC_TEST_ALGO=a,b runs only the algorithms named a and b, HC_TEST_COLL=c only collective c;
+ * HC_TEST_SKIP=c skips c. tests/CMakeLists.txt makes one CTest per registry row from them. */
 // clang-format off
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,6 +112,30 @@ static int check_one(const hc_algo_info_t *info, const fixture_t *f)
         FAIL("makespan %.17g below hc_lower_bound %.17g", s->makespan, lb);
     /* the JSON round trip keeps a valid schedule */
     char *json = NULL;
+    /* determinism: a second run gives the same events */
+    if (!s->has_search || s->search.optimal) {
+        hc_schedule_t *again = NULL;
+        char *j1 = NULL, *j2 = NULL;
+        if (hc_schedule_compute(&f->pb, info->name, &opts, &again) != HC_OK ||
+            hc_schedule_to_json(s, &j1) != HC_OK || hc_schedule_to_json(again, &j2) != HC_OK)
+            FAIL("second run: %s", hc_error_detail());
+        else if (strcmp(j1, j2) != 0 && !(again->has_search && !again->search.optimal))
+            FAIL("two runs with the same options differ");
+        free(j1);
+        free(j2);
+        hc_schedule_destroy(again);
+    }
+    /* auto is never worse than a candidate */
+    if (info->flags & HC_ALGO_AUTO &&
+        (!(info->flags & HC_ALGO_EXACT) || f->pb.P <= info->auto_max_nodes)) {
+        hc_schedule_t *au = NULL;
+        if (hc_schedule_compute(&f->pb, "auto", &opts, &au) != HC_OK)
+            FAIL("auto: %s", hc_error_detail());
+        else if (au->makespan > s->makespan * (1 + 1e-12) + 1e-300)
+            FAIL("auto %.17g is worse than candidate %s %.17g", au->makespan, info->name,
+                 s->makespan);
+        hc_schedule_destroy(au);
+    }
     hc_schedule_t *back = NULL;
     if (hc_schedule_to_json(s, &json) != HC_OK ||
         hc_schedule_parse(json, info->name, &back) != HC_OK)
@@ -131,7 +161,9 @@ static void test_every_algorithm(void **state)
         assert_non_null(info->description);
         assert_non_null(info->paper);
         const char *only = getenv("HC_TEST_ALGO"), *skip = getenv("HC_TEST_SKIP");
-        if ((only && !in_list(only, info->name)) || (skip && in_list(skip, info->name)))
+        const char *coll = getenv("HC_TEST_COLL");
+        if ((only && !in_list(only, info->name)) || (skip && in_list(skip, info->name)) ||
+            (coll && strcmp(coll, hc_coll_name(info->coll)) != 0))
             continue;
         size_t total = 0, ran = 0;
         for (size_t i = 0; i < n_fx; i++) {

@@ -38,5 +38,15 @@ start=$(date +%s)
 "$H" schedule reduce --algo bnb --times "$times" >"$T/bnb" 2>&1 || { fail=$((fail + 1)); echo "FAIL: bnb"; }
 [ $(($(date +%s) - start)) -le 30 ] || { fail=$((fail + 1)); echo "FAIL: bnb ran past its default limit"; }
 grep -q "best bound" "$T/bnb" || { fail=$((fail + 1)); echo "FAIL: bnb output: $(head -3 "$T/bnb")"; }
+# Every collective schedules without --algo: its auto (issue 14).
+for c in "alltoall --platform builtin:gusto --msg 64KiB" "bcast --platform builtin:grid5000 --msg 1MiB" \
+    "reduce --times 3,1,1,2" "redistribute --traffic $2/cli/data/traffic3x2.txt --k 2 --speed 1e8 --beta 0.01"; do
+    if "$H" schedule $c >"$T/auto" 2>"$T/err"; then
+        grep -q '^algorithm: *auto$' "$T/auto" || { fail=$((fail + 1)); echo "FAIL: schedule $c did not run auto"; }
+        grep -q '^note: *auto: ' "$T/auto" || { fail=$((fail + 1)); echo "FAIL: schedule $c: no auto note"; }
+    else
+        fail=$((fail + 1)); echo "FAIL: schedule $c: $(head -2 "$T/err")"
+    fi
+done
 echo "ux checks: $fail failed"
 [ $fail -eq 0 ]

@@ -20,8 +20,8 @@ static void help(FILE *f, int coll)
         fprintf(f, "Algorithms (%s): %s\n", hc_coll_name((hc_coll_t)coll), names);
     }
     fprintf(f, "Algorithm:\n"
-               "  -a, --algo NAME              algorithm (see 'hetcoll algorithms'); alltoall\n"
-               "                               defaults to auto (or caterpillar)\n"
+               "  -a, --algo NAME              algorithm (see 'hetcoll algorithms'; default auto:\n"
+               "                               every candidate, the lowest makespan kept)\n"
                "  --seed N                     seed of randomised algorithms (default 1)\n"
                "  --time-limit S               limit of search algorithms (seconds; default 10, 0 "
                "= none)\n"
@@ -38,7 +38,7 @@ static void help(FILE *f, int coll)
                "  hetcoll schedule alltoall --costs C.txt --algo caterpillar --format json\n"
                "  hetcoll schedule bcast --platform builtin:grid5000 --root 0 --msg 1MiB "
                "--algo binomial\n"
-               "  hetcoll schedule reduce --times 3,1,1,2 --algo snf\n"
+               "  hetcoll schedule reduce --times 3,1,1,2\n"
                "  hetcoll schedule redistribute --traffic T.txt --k 2 --speed 1e8 --beta 0.01 "
                "--algo ggp\n");
 }
@@ -155,18 +155,6 @@ int cli_write_schedule(FILE *f, const hc_schedule_t *s, const char *format, cons
     return CLI_OK;
 }
 
-static const char *default_algo(hc_coll_t coll)
-{
-    const hc_algo_info_t *info;
-    if (coll == HC_COLL_ALLTOALL) {
-        if (hc_algo_find(coll, "auto", &info) == HC_OK)
-            return "auto";
-        hc_error_clear();
-        return "caterpillar";
-    }
-    return NULL;
-}
-
 int cmd_schedule(int argc, char **argv)
 {
     static const struct option longopts[] = {CLI_PROBLEM_LONGOPTS,
@@ -234,13 +222,7 @@ int cmd_schedule(int argc, char **argv)
         return cli_usage_error(cmd, "unknown format '%s' (valid: text, json, svg)", format);
     }
     if (!algo)
-        algo = default_algo(coll);
-    if (!algo) {
-        char names[1024];
-        hc_algo_names(coll, names, sizeof names);
-        cli_popts_free(&o);
-        return cli_usage_error(cmd, "%s needs --algo NAME (valid: %s)", hc_coll_name(coll), names);
-    }
+        algo = "auto"; /* every collective has one (select.c) */
     cli_problem_t p;
     rc = cli_problem_build(coll, &o, NULL, cmd, &p);
     if (rc != CLI_OK) {
