@@ -3,7 +3,7 @@
  * Complexity / guarantee: O(P^3). No approximation guarantee.
  * With a hierarchy (opts->hierarchy = 1, or -1 and a platform with >= 2 cluster labels) the
  * heuristic joins the cluster coordinators and each cluster then runs its model-best classic
- * (bcast_common.c, hc__bcast_hier_schedule); otherwise it runs on the nodes themselves. */
+ * (bcast_hier.c, hc__bcast_hier_schedule); otherwise it runs on the nodes themselves. */
 #include <math.h>
 
 #include "bcast_kit.h"

@@ -2,7 +2,7 @@
  * broadcast time. Source: 004 §5.2 (ECEF-LAt). Complexity / guarantee: O(C^3) for C clusters. No
  * approximation guarantee. At node level (no hierarchy) T = 0 and it equals ecef-la. With a
  * hierarchy (opts->hierarchy = 1, or -1 and a platform with >= 2 cluster labels) the heuristic
- * joins the cluster coordinators and each cluster then runs its model-best classic (bcast_common.c,
+ * joins the cluster coordinators and each cluster then runs its model-best classic (bcast_hier.c,
  * hc__bcast_hier_schedule); otherwise it runs on the nodes themselves. */
 #include <math.h>
 

@@ -4,14 +4,21 @@
  *
  * Complexity: O(m^2 sqrt(n)). Guarantee: none (001 §8.1, Figs. 13-14). */
 #include "algos.h"
-#include "redist_common.h"
+#include "redist_kit.h"
+
+/* the edge key: deg(i) + deg(j), the endpoints' numbers of remaining messages */
+static double key(double rem, uint32_t deg1, uint32_t deg2)
+{
+    (void)rem;
+    return (double)(deg1 + deg2);
+}
 
 int hc__algo_redist_hdegree(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     (void)opts;
     *out = NULL;
     hc__redist_plan_t plan = {0};
-    int rc = hc__redist_heuristic(pb, 1, &plan);
+    int rc = hc__redist_heuristic(pb, key, &plan);
     if (rc == HC_OK)
         rc = hc__redist_emit(pb, &plan, out);
     hc__redist_plan_free(&plan);

@@ -17,7 +17,7 @@
 
 #include "hetcoll/hetcoll.h"
 #include "sched/matching.h"
-#include "sched/redist_common.h"
+#include "sched/redist_kit.h"
 
 static const char *const ALGOS[] = {"ggp", "oggp", "oggp+", "hweight", "hdegree"};
 #define N_ALGOS (sizeof ALGOS / sizeof ALGOS[0])
@@ -451,7 +451,9 @@ static void test_lemma1(void **state)
         for (int opt = 0; opt < 2; opt++) {
             peel_ctx_t ctx = {.optimal = opt};
             hc__redist_plan_t plan = {0};
-            assert_int_equal(hc__kpbs_peel(&in.pb, &J, opt, on_match, &ctx, &plan), HC_OK);
+            assert_int_equal(hc__kpbs_peel(&in.pb, &J, opt ? &hc__kpbs_oggp : &hc__kpbs_ggp,
+                                           on_match, &ctx, &plan),
+                             HC_OK);
             used += ctx.matchings;
             hc__redist_plan_free(&plan);
         }
@@ -478,7 +480,8 @@ static void test_oggp_maxmin(void **state)
         if (J.n > 0 && J.n <= 8) {
             peel_ctx_t ctx = {.optimal = 1, .brute = 1};
             hc__redist_plan_t plan = {0};
-            assert_int_equal(hc__kpbs_peel(&in.pb, &J, 1, on_match, &ctx, &plan), HC_OK);
+            assert_int_equal(hc__kpbs_peel(&in.pb, &J, &hc__kpbs_oggp, on_match, &ctx, &plan),
+                             HC_OK);
             checks += ctx.brute_checks;
             hc__redist_plan_free(&plan);
         }

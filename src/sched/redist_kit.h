@@ -1,15 +1,18 @@
-/* Shared pieces of the redistribution (KPBS, 001) algorithms: the step plan and its emission
- * as a schedule, the GGP graphs (H, I of Fig. 5, the weight-regular extension J of Fig. 6),
- * the peeling loop shared by GGP and OGGP, and the step-compaction post-pass. Internal; the
- * hooks (hc__kpbs_build, hc__kpbs_peel with a callback) are exposed for the tests. */
-#ifndef HETCOLL_SCHED_REDIST_COMMON_H
-#define HETCOLL_SCHED_REDIST_COMMON_H
+/* The redistribution (KPBS, 001) toolkit: the step plan and its emission as a schedule
+ * (redist_plan.c), the GGP graphs (H, I of Fig. 5, the weight-regular extension J of Fig. 6)
+ * and the peeling loop (kpbs.c), the loop of the §7 heuristics (redist_plan.c). The algorithms'
+ * own decisions live in their files: the matching rule of GGP and OGGP, the heuristics' edge
+ * keys, OGGP+'s compaction. Internal; the hooks (hc__kpbs_build, hc__kpbs_peel with a callback)
+ * are exposed for the tests. */
+#ifndef HETCOLL_SCHED_REDIST_KIT_H
+#define HETCOLL_SCHED_REDIST_KIT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../core/internal.h"
 #include "algos.h"
+#include "matching.h"
 
 /* ---- plan: steps of (i, j, amount seconds) transfers ---- */
 typedef struct hc__redist_xfer {
@@ -34,15 +37,6 @@ double hc__redist_plan_cost(const hc__redist_plan_t *p, double beta);
 /* Turn a plan into a schedule (steps closed with hc_schedule_close_step, bytes split in
  * proportion to the amounts, each message's bytes summing to its size). Caller frees. */
 int hc__redist_emit(const hc_problem_t *pb, const hc__redist_plan_t *plan, hc_schedule_t **out);
-
-/* Post-pass (our improvement, docs/design.md "Redistribution"): merge two steps whose union is
- * still a valid step (saves a beta), and move pieces of transfers into the idle time of other
- * steps (the slack below a step's longest transfer, or a free slot of a
- * step with < k transfers whose two endpoints are idle), dissolving whole steps when possible
- * (also by lengthening other steps by less than the dissolved step costs) and otherwise
- * shortening them. Never increases the cost; keeps every step a matching of at
- * most k transfers and every message covered. */
-int hc__redist_compact(hc__redist_plan_t *plan, uint32_t k, double beta);
 
 /* ---- GGP graphs ---- */
 enum { HC__KPBS_REAL = 0, HC__KPBS_DUMMY = 1, HC__KPBS_EXT = 2 };
@@ -80,20 +74,31 @@ double hc__kpbs_vertex_weight(const hc__kpbs_t *J, int side, uint32_t v);
 typedef void (*hc__kpbs_match_cb)(void *ctx, const hc__kpbs_t *J, const int64_t *mate1,
                                   double amount);
 
-/* Peel J (J->w is reset to J->w0 first): each step a perfect matching of the positive edges
- * (any one for GGP, the max-min one for OGGP), cut to its smallest weight and subtracted.
- * The real edges of each matching become a plan step; amounts are converted back to seconds
- * and the last piece of every message is trimmed so that its pieces sum to its cost. */
-int hc__kpbs_peel(const hc_problem_t *pb, hc__kpbs_t *J, int optimal, hc__kpbs_match_cb cb,
-                  void *ctx, hc__redist_plan_t *plan);
+/* A peeling rule: choose the step's perfect matching in h (n left vertices, current weights w of
+ * its positions, `live` positive edges; *prev is the rule's memory between steps, 0 at first)
+ * and its amount *amt (the smallest matched weight). HC_OK, or an error naming the rule. */
+typedef struct hc__kpbs_rule {
+    const char *name;
+    int (*choose)(hc__hk_t *h, uint32_t n, const double *w, size_t live, double *prev, double *amt);
+} hc__kpbs_rule_t;
+extern const hc__kpbs_rule_t hc__kpbs_ggp;  /* any perfect matching (redist_ggp.c) */
+extern const hc__kpbs_rule_t hc__kpbs_oggp; /* the max-min one (redist_oggp.c) */
 
-/* Whole GGP (optimal = 0) / OGGP (optimal = 1) pipeline into a plan. */
-int hc__kpbs_plan(const hc_problem_t *pb, int optimal, hc__redist_plan_t *plan);
+/* Peel J (J->w is reset to J->w0 first): each step the rule's perfect matching of the positive
+ * edges, cut to its smallest weight and subtracted. The real edges of each matching become a
+ * plan step; amounts are converted back to seconds and the last piece of every message is
+ * trimmed so that its pieces sum to its cost. */
+int hc__kpbs_peel(const hc_problem_t *pb, hc__kpbs_t *J, const hc__kpbs_rule_t *rule,
+                  hc__kpbs_match_cb cb, void *ctx, hc__redist_plan_t *plan);
 
-/* The heuristics of §7 (Fig. 10) into a plan: repeatedly a maximum matching of the remaining
- * messages, of which the k edges of largest weight (by_degree = 0) or largest degree
- * deg(i) + deg(j) (by_degree = 1) are kept, all cut to the smallest of them. */
-int hc__redist_heuristic(const hc_problem_t *pb, int by_degree, hc__redist_plan_t *plan);
+/* Build J and peel it with `rule` into a plan. */
+int hc__kpbs_plan(const hc_problem_t *pb, const hc__kpbs_rule_t *rule, hc__redist_plan_t *plan);
+
+/* The loop of the §7 heuristics (Fig. 10) into a plan: repeatedly a maximum matching of the
+ * remaining messages, of which the k edges of largest key are kept, all cut to the smallest of
+ * them. key_of(remaining seconds, degree of the row, degree of the column) is the heuristic's. */
+typedef double (*hc__redist_key_fn)(double rem, uint32_t deg1, uint32_t deg2);
+int hc__redist_heuristic(const hc_problem_t *pb, hc__redist_key_fn key_of, hc__redist_plan_t *plan);
 
 /* Check the problem is a redistribution with the expected shape (errors name the field). */
 int hc__redist_check(const hc_problem_t *pb);
