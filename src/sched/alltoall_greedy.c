@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "algos.h"
-#include "alltoall_common.h"
+#include "alltoall_kit.h"
 
 typedef struct ranked {
     double cost;

@@ -8,7 +8,7 @@
  * between solves, which makes later solves much cheaper in practice.
  * Guarantee: none better than the P/2 of Theorem 2(i) (000 §4.3). */
 #include "algos.h"
-#include "alltoall_common.h"
+#include "alltoall_kit.h"
 
 int hc__algo_alltoall_minmatch(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                                hc_schedule_t **out)

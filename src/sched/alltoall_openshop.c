@@ -34,7 +34,7 @@
 #endif
 
 #include "algos.h"
-#include "alltoall_common.h"
+#include "alltoall_kit.h"
 
 /* A message in flight (or, with dst == UINT32_MAX, a sender ready at time 0),
  * keyed by (end, src). key holds the bits of end: the times are >= 0 and not

@@ -19,7 +19,7 @@
  *      crit in {0.005, 0.01, 0.002, 0}; the second run (transpose, rule 0) never reserves;
  *   2. randomised restarts: node priorities multiplied by 1 + noise * U(-1, 1) (hc_rng seeded by
  *      opts->seed), every other pair of runs with at most 2 reservations at a time.
- * Every order is timed with the replay rule (alltoall_common.c), so replay == plan.
+ * Every order is timed with the replay rule (alltoall_kit.c), so replay == plan.
  *
  * Complexity: one run is O(P^3) worst case (an O(P) scan of the partners of each node freed at
  * each completion) and about O(P^2 log P + P^2 * free partners) typically; the search makes at
@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "algos.h"
-#include "alltoall_common.h"
+#include "alltoall_kit.h"
 
 struct hc__a2a_dense {
     uint32_t P;
@@ -508,6 +508,196 @@ int hc__a2a_lb_search(const hc_matrix_t *c, uint64_t seed, size_t budget, hc__a2
 
 /* Default number of runs: the work of 64 runs at P = 64 (~64 * 64^3), so more runs for small P
  * (where they are cheap and the bound is harder to reach), at most 1024, at least 2. */
+/* ---- polish: hill climbing on the critical path ---- */
+
+typedef struct polish {
+    size_t n;
+    const hc_matrix_t *c;
+    double *p, *r, *q;
+    int32_t *sprev, *snext, *rprev, *rnext;
+    uint32_t *indeg, *topo;
+    hc__a2a_msg_t *ops;
+} polish_t;
+
+/* Heads (earliest starts) and tails by Kahn's algorithm; returns the makespan, or INFINITY
+ * when the chains have a cycle. */
+static double polish_eval(polish_t *w)
+{
+    size_t n = w->n, head = 0, tail = 0;
+    for (size_t k = 0; k < n; k++) {
+        w->indeg[k] = (uint32_t)(w->sprev[k] >= 0) + (uint32_t)(w->rprev[k] >= 0);
+        if (!w->indeg[k])
+            w->topo[tail++] = (uint32_t)k;
+    }
+    double mk = 0;
+    while (head < tail) {
+        uint32_t k = w->topo[head++];
+        double s = 0;
+        if (w->sprev[k] >= 0)
+            s = w->r[w->sprev[k]] + w->p[w->sprev[k]];
+        if (w->rprev[k] >= 0) {
+            double x = w->r[w->rprev[k]] + w->p[w->rprev[k]];
+            if (x > s)
+                s = x;
+        }
+        w->r[k] = s;
+        if (s + w->p[k] > mk)
+            mk = s + w->p[k];
+        int32_t nx[2] = {w->snext[k], w->rnext[k]};
+        for (int a = 0; a < 2; a++)
+            if (nx[a] >= 0 && --w->indeg[nx[a]] == 0)
+                w->topo[tail++] = (uint32_t)nx[a];
+    }
+    if (tail < n)
+        return INFINITY;
+    for (size_t h = n; h-- > 0;) {
+        uint32_t k = w->topo[h];
+        double t = 0;
+        if (w->snext[k] >= 0)
+            t = w->p[w->snext[k]] + w->q[w->snext[k]];
+        if (w->rnext[k] >= 0) {
+            double x = w->p[w->rnext[k]] + w->q[w->rnext[k]];
+            if (x > t)
+                t = x;
+        }
+        w->q[k] = t;
+    }
+    return mk;
+}
+
+typedef struct polish_key {
+    double start;
+    uint32_t idx;
+} polish_key_t;
+
+static int by_start(const void *x, const void *y)
+{
+    const polish_key_t *a = x, *b = y;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return a->idx < b->idx ? -1 : (a->idx > b->idx);
+}
+
+/* Swap op a with its successor b in a chain (prev/next arrays of that chain). */
+static void chain_swap(int32_t *prev, int32_t *next, int32_t a)
+{
+    int32_t b = next[a], pa = prev[a], nb = next[b];
+    if (pa >= 0)
+        next[pa] = b;
+    prev[b] = pa;
+    next[b] = a;
+    prev[a] = b;
+    next[a] = nb;
+    if (nb >= 0)
+        prev[nb] = a;
+}
+
+/* Improve an order by hill climbing on the critical path: swap two messages that follow each
+ * other on a critical path in one node's send or receive sequence (the N1 neighbourhood of shop
+ * scheduling; such a swap never creates a cycle... and cycles are rejected anyway), keep the swap
+ * when the makespan does not grow (at most 50 sideways moves in a row), stop after max_evals
+ * evaluations (O(n) each) or at the lower bound. The order is rewritten in start order and
+ * *makespan set to its replay-rule makespan (never above the input's). */
+int hc__a2a_polish(const hc_matrix_t *c, hc__a2a_msg_t *list, size_t n, size_t max_evals,
+                   hc_rng_t *rng, double *makespan)
+{
+    uint32_t P = c->rows;
+    polish_t w = {0};
+    w.n = n;
+    w.c = c;
+    w.p = hc__malloc(n + 1, sizeof *w.p);
+    w.r = hc__malloc(n + 1, sizeof *w.r);
+    w.q = hc__malloc(n + 1, sizeof *w.q);
+    w.sprev = hc__malloc(n + 1, sizeof *w.sprev);
+    w.snext = hc__malloc(n + 1, sizeof *w.snext);
+    w.rprev = hc__malloc(n + 1, sizeof *w.rprev);
+    w.rnext = hc__malloc(n + 1, sizeof *w.rnext);
+    w.indeg = hc__malloc(n + 1, sizeof *w.indeg);
+    w.topo = hc__malloc(n + 1, sizeof *w.topo);
+    int32_t *lasts = hc__malloc((size_t)2 * P, sizeof *lasts);
+    uint32_t *cand = hc__malloc(2 * n + 1, sizeof *cand);
+    polish_key_t *order = hc__malloc(n + 1, sizeof *order);
+    hc__a2a_msg_t *copy = hc__malloc(n + 1, sizeof *copy);
+    double *sf = hc__malloc((size_t)2 * P, sizeof *sf);
+    int rc = HC_OK;
+    if (!w.p || !w.r || !w.q || !w.sprev || !w.snext || !w.rprev || !w.rnext || !w.indeg ||
+        !w.topo || !lasts || !cand || !order || !copy || !sf) {
+        rc = hc__error(HC_ERR_NOMEM, "alltoall polish: out of memory (%zu messages)", n);
+        goto done;
+    }
+    for (uint32_t x = 0; x < 2 * P; x++)
+        lasts[x] = -1;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t i = list[k].src, j = list[k].dst;
+        w.p[k] = HC_AT(c, i, j);
+        w.sprev[k] = lasts[i];
+        w.rprev[k] = lasts[P + j];
+        w.snext[k] = w.rnext[k] = -1;
+        if (lasts[i] >= 0)
+            w.snext[lasts[i]] = (int32_t)k;
+        if (lasts[P + j] >= 0)
+            w.rnext[lasts[P + j]] = (int32_t)k;
+        lasts[i] = (int32_t)k;
+        lasts[P + j] = (int32_t)k;
+    }
+    double cur = polish_eval(&w), lb = hc__a2a_lower_bound(c);
+    size_t evals = 0, plateau = 0;
+    while (evals < max_evals && cur > lb * (1 + 1e-12)) {
+        /* adjacent pairs on a critical path: a then b in one chain, b starting when a ends */
+        size_t nc = 0;
+        double tol = 1e-12 * cur;
+        for (size_t a = 0; a < n; a++) {
+            if (w.r[a] + w.p[a] + w.q[a] < cur - tol)
+                continue;
+            int32_t b = w.snext[a];
+            if (b >= 0 && fabs(w.r[a] + w.p[a] - w.r[b]) <= tol &&
+                w.r[b] + w.p[b] + w.q[b] >= cur - tol)
+                cand[nc++] = (uint32_t)(2 * a);
+            b = w.rnext[a];
+            if (b >= 0 && fabs(w.r[a] + w.p[a] - w.r[b]) <= tol &&
+                w.r[b] + w.p[b] + w.q[b] >= cur - tol)
+                cand[nc++] = (uint32_t)(2 * a + 1);
+        }
+        if (!nc)
+            break;
+        int moved = 0;
+        for (size_t t = 0; t < nc && evals < max_evals; t++) {
+            size_t u = t + (size_t)hc_rng_below(rng, nc - t); /* random order */
+            uint32_t m = cand[u];
+            cand[u] = cand[t];
+            cand[t] = m;
+            int32_t a = (int32_t)(m / 2);
+            int32_t *prev = m % 2 ? w.rprev : w.sprev, *next = m % 2 ? w.rnext : w.snext;
+            int32_t b = next[a];
+            chain_swap(prev, next, a);
+            double mk = polish_eval(&w);
+            evals++;
+            if (mk < cur - tol || (mk <= cur && plateau < 50)) { /* never worse */
+                plateau = mk < cur - tol ? 0 : plateau + 1;
+                cur = mk;
+                moved = 1;
+                break;
+            }
+            chain_swap(prev, next, b); /* undo: b is now first (r, q are recomputed later) */
+        }
+        if (!moved)
+            break;
+    }
+    /* Write back in start order (consistent with every chain: starts strictly increase). */
+    polish_eval(&w);
+    for (size_t k = 0; k < n; k++)
+        order[k] = (polish_key_t){w.r[k], (uint32_t)k};
+    qsort(order, n, sizeof *order, by_start);
+    for (size_t k = 0; k < n; k++)
+        copy[k] = list[order[k].idx];
+    memcpy(list, copy, n * sizeof *list);
+    *makespan = hc__a2a_time(c, list, n, sf, sf + P, NULL);
+done:
+    free(w.p), free(w.r), free(w.q), free(w.sprev), free(w.snext), free(w.rprev), free(w.rnext);
+    free(w.indeg), free(w.topo), free(lasts), free(cand), free(order), free(copy), free(sf);
+    return rc;
+}
+
 static size_t default_budget(uint32_t P)
 {
     double b = 64.0 * 64.0 * 64.0 * 64.0 / ((double)P * P * P);

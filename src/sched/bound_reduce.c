@@ -35,7 +35,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "reduce_common.h"
+#include "reduce_kit.h"
 
 static int by_decreasing(const void *x, const void *y)
 {

@@ -1,6 +1,6 @@
 /* bnb: optimal reduction schedule by branch and bound over EP send orders (003 §5-6).
  * Source: paper 003 (Liu, Sheng, Yang); proofs of every rule in docs/design.md "Reduction".
- * The makespan of a send order is that of its count-model EP schedule (reduce_common.c),
+ * The makespan of a send order is that of its count-model EP schedule (reduce_kit.c),
  * which depends only on the sequence of send times; every valid schedule is dominated by the
  * EP schedule of its own start order, so the best order is optimal among all valid schedules.
  * Search: depth-first over sequences of speed classes (equal send times form one class, so
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 
 #include "algos.h"
-#include "reduce_common.h"
+#include "reduce_kit.h"
 
 typedef struct bnb {
     uint32_t n, m, K;

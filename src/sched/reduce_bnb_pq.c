@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "algos.h"
-#include "reduce_common.h"
+#include "reduce_kit.h"
 
 #define PQ_MAX_EXACT 10
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "algos.h"
-#include "reduce_common.h"
+#include "reduce_kit.h"
 
 int hc__algo_reduce_ep_pq(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "hetcoll/hetcoll.h"
-#include "sched/alltoall_common.h"
+#include "sched/alltoall_kit.h"
 #include "sched/lap.h"
 
 static const char *const my_algos[] = {"openshop", "openshop-lb", "maxmatch",

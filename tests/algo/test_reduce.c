@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "hetcoll/hetcoll.h"
-#include "sched/reduce_common.h"
+#include "sched/reduce_kit.h"
 
 static const char *const ALGOS[] = {"ep", "snf", "bnb", "ep-pq", "snf-pq", "bnb-pq"};
 #define N_ALGOS (sizeof ALGOS / sizeof ALGOS[0])

@@ -1,4 +1,4 @@
-/* Shared helpers of the total exchange (alltoall) algorithms, 000 §4. Internal, not installed.
+/* The total exchange (alltoall) toolkit, 000 §4. Internal, not installed.
  *
  * Every alltoall algorithm of hetcoll produces an ORDER (a list of messages) and times it with
  * hc__a2a_time: messages are taken in list order and each starts at
@@ -53,12 +53,9 @@ int hc__a2a_matching_series(const hc_matrix_t *c, int maximize, hc__a2a_msg_t *l
 int hc__a2a_matching_schedule(const hc_problem_t *pb, int maximize, const char *algo,
                               hc_schedule_t **out);
 
-/* Improve an order by hill climbing on the critical path: swap two messages that follow each
- * other on a critical path in one node's send or receive sequence (the N1 neighbourhood of shop
- * scheduling; such a swap never creates a cycle... and cycles are rejected anyway), keep the swap
- * when the makespan does not grow (at most 50 sideways moves in a row), stop after max_evals
- * evaluations (O(n) each) or at the lower bound. The order is rewritten in start order and
- * *makespan set to its replay-rule makespan (never above the input's). */
+/* openshop-lb's improvement step (alltoall_openshop_lb.c, exposed for the tests): hill climbing
+ * on the critical path; the order is rewritten in start order and *makespan set to its
+ * replay-rule makespan (never above the input's). */
 int hc__a2a_polish(const hc_matrix_t *c, hc__a2a_msg_t *list, size_t n, size_t max_evals,
                    hc_rng_t *rng, double *makespan);
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "reduce_common.h"
+#include "reduce_kit.h"
 #include "sched_internal.h"
 
 int hc__reduce_send_times(const hc_problem_t *pb, const char *algo, double *t)
@@ -267,46 +267,6 @@ done:
     return rc;
 }
 
-typedef struct tnode {
-    double t;
-    uint32_t id;
-} tnode_t;
-
-static int by_slowest(const void *a, const void *b)
-{
-    const tnode_t *x = a, *y = b;
-    if (x->t != y->t)
-        return x->t > y->t ? -1 : 1;
-    return x->id < y->id ? -1 : (x->id > y->id);
-}
-
-void hc__reduce_snf_order(const hc_problem_t *pb, const double *t, uint32_t *order)
-{
-    uint32_t P = pb->P, m = 0;
-    tnode_t *tmp = hc__malloc(P, sizeof *tmp);
-    if (!tmp) {
-        /* fall back to an insertion sort in place (no memory needed) */
-        for (uint32_t i = 0; i < P; i++) {
-            if (i == pb->root)
-                continue;
-            uint32_t q = m++;
-            while (q > 0 && (t[order[q - 1]] < t[i])) {
-                order[q] = order[q - 1];
-                q--;
-            }
-            order[q] = i;
-        }
-        return;
-    }
-    for (uint32_t i = 0; i < P; i++)
-        if (i != pb->root)
-            tmp[m++] = (tnode_t){t[i], i};
-    qsort(tmp, m, sizeof *tmp, by_slowest);
-    for (uint32_t q = 0; q < m; q++)
-        order[q] = tmp[q].id;
-    free(tmp);
-}
-
 double hc__reduce_now(void)
 {
     struct timespec ts;
@@ -369,28 +329,6 @@ done:
     return rc;
 }
 
-int hc__reduce_pq_snf_order(const hc_problem_t *pb, uint32_t *order)
-{
-    uint32_t P = pb->P, m = 0;
-    tnode_t *tmp = hc__malloc(P, sizeof *tmp);
-    if (!tmp)
-        return hc__error(HC_ERR_NOMEM, "reduce: out of memory (P = %u)", P);
-    for (uint32_t i = 0; i < P; i++) {
-        if (i == pb->root)
-            continue;
-        double sum = 0;
-        for (uint32_t j = 0; j < P; j++)
-            if (j != i)
-                sum += HC_AT(pb->costs, i, j);
-        tmp[m++] = (tnode_t){sum / (P - 1), i};
-    }
-    qsort(tmp, m, sizeof *tmp, by_slowest);
-    for (uint32_t q = 0; q < m; q++)
-        order[q] = tmp[q].id;
-    free(tmp);
-    return HC_OK;
-}
-
 int hc__reduce_given_order(const hc_problem_t *pb, const hc_algo_opts_t *opts, uint32_t *order)
 {
     if (opts && opts->order) {
@@ -409,7 +347,7 @@ int hc__reduce_given_order(const hc_problem_t *pb, const hc_algo_opts_t *opts, u
 }
 
 int hc__reduce_ep_schedule(const hc_problem_t *pb, const char *algo, const hc_algo_opts_t *opts,
-                           int snf, hc_schedule_t **out)
+                           hc__reduce_order_fn order_of, hc_schedule_t **out)
 {
     *out = NULL;
     uint32_t P = pb->P, m = P - 1;
@@ -426,9 +364,7 @@ int hc__reduce_ep_schedule(const hc_problem_t *pb, const char *algo, const hc_al
     rc = hc__reduce_send_times(pb, algo, t);
     if (rc != HC_OK)
         goto done;
-    if (snf)
-        hc__reduce_snf_order(pb, t, order);
-    else if ((rc = hc__reduce_given_order(pb, opts, order)) != HC_OK)
+    if ((rc = order_of(pb, opts, t, order)) != HC_OK)
         goto done;
     for (uint32_t k = 0; k < m; k++)
         dur[k] = t[order[k]];

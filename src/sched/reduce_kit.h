@@ -1,6 +1,6 @@
-/* Shared helpers of the reduction algorithms (003, Liu/Sheng/Yang): send times,
- * the count-model earliest-possible (EP) times and the explicit pairing.
- * Internal, not installed. */
+/* The reduction toolkit (reduce_kit.c): helpers the reduction algorithms call (003,
+ * Liu/Sheng/Yang): send times, the count-model earliest-possible (EP) times and the explicit
+ * pairing. Internal, not installed. */
 #ifndef HETCOLL_REDUCE_COMMON_H
 #define HETCOLL_REDUCE_COMMON_H
 
@@ -35,19 +35,18 @@ int hc__reduce_check_order(const hc_problem_t *pb, const uint32_t *order, uint32
 int hc__reduce_build(const hc_problem_t *pb, const uint32_t *order, const double *start,
                      const double *t, hc_schedule_t **out);
 
-/* Slowest-node-first order of the non-root nodes: t non-increasing, ties by id.
- * `order` holds P - 1 entries. */
-void hc__reduce_snf_order(const hc_problem_t *pb, const double *t, uint32_t *order);
-
 /* The send order of ep and ep-pq: opts->order (checked with hc__reduce_check_order) when
  * given, else the non-root nodes by increasing id. `order` holds P - 1 entries. */
 int hc__reduce_given_order(const hc_problem_t *pb, const hc_algo_opts_t *opts, uint32_t *order);
 
-/* EP times (003 §3) and pairing of the constant-row send times t(i) for the senders in
- * slowest-node-first order (snf != 0, opts unused) or in hc__reduce_given_order(opts); errors
- * name `algo`. The body of ep and snf. Caller frees *out. */
+/* A send order of the non-root nodes from the constant-row send times t (the decision of ep,
+ * snf). */
+typedef int (*hc__reduce_order_fn)(const hc_problem_t *pb, const hc_algo_opts_t *opts,
+                                   const double *t, uint32_t *order);
+/* EP times (003 §3) and pairing of the constant-row send times t(i) for the senders in the order
+ * order_of gives; errors name `algo`. The body of ep and snf. Caller frees *out. */
 int hc__reduce_ep_schedule(const hc_problem_t *pb, const char *algo, const hc_algo_opts_t *opts,
-                           int snf, hc_schedule_t **out);
+                           hc__reduce_order_fn order_of, hc_schedule_t **out);
 
 /* Timespec-free wall clock in seconds (C11 timespec_get), for search time
  * limits. */
@@ -60,7 +59,8 @@ double hc__reduce_now(void);
  * root last of all). Times follow the simulator's replay rule. Caller frees *out. */
 int hc__reduce_pq_list(const hc_problem_t *pb, const uint32_t *order, hc_schedule_t **out);
 
-/* Senders by non-increasing mean row cost (over j != i), ties by id: SNF for C[i][j]. */
+/* Senders by non-increasing mean row cost (over j != i), ties by id: SNF for C[i][j]
+ * (reduce_snf_pq.c; bnb-pq starts from it). */
 int hc__reduce_pq_snf_order(const hc_problem_t *pb, uint32_t *order);
 
 #endif
