@@ -14,6 +14,7 @@
 #include "forecast.h"
 #include "matrix.h"
 #include "platform.h"
+#include "problem.h"
 #include "rng.h"
 #include "schedule.h"
 #include "sim.h"

@@ -31,12 +31,13 @@ void hc_matrix_destroy(hc_matrix_t *m);
 /* What a loader accepts in each cell. */
 typedef enum {
     HC_MATRIX_COSTS, /* finite, >= 0 seconds; the diagonal is ignored (read, set to 0) */
-    HC_MATRIX_SIZES  /* finite, >= 0 whole numbers of bytes; diagonal kept */
+    HC_MATRIX_SIZES, /* finite, >= 0 whole numbers of bytes; diagonal kept */
+    HC_MATRIX_TIMES  /* finite, >= 0 seconds, diagonal kept (a redistribution's n1 x n2) */
 } hc_matrix_kind_t;
 
 /* Load a matrix from a file: whitespace text (one row per line, '#' starts a comment) or
- * JSON (a top-level array of arrays, or an object with a "matrix"/"sizes"/"costs" field;
- * detected by the first non-blank character). `rows`/`cols` = 0 accept any shape, otherwise
+ * JSON (a top-level array of arrays, or an object with a "matrix"/"sizes"/"costs"/"times"/"traffic"
+ * field; detected by the first non-blank character). `rows`/`cols` = 0 accept any shape, otherwise
  * the shape must match. Errors name the file, line and column. Caller frees *out. */
 int hc_matrix_load(const char *path, hc_matrix_kind_t kind, uint32_t rows, uint32_t cols,
                    hc_matrix_t **out);

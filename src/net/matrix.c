@@ -316,7 +316,7 @@ int hc_matrix_parse(const char *text, const char *origin, hc_matrix_kind_t kind,
         origin = "<string>";
     if (!text)
         return hc__error(HC_ERR_INVAL, "%s: no text", origin);
-    if (kind != HC_MATRIX_COSTS && kind != HC_MATRIX_SIZES)
+    if (kind != HC_MATRIX_COSTS && kind != HC_MATRIX_SIZES && kind != HC_MATRIX_TIMES)
         return hc__error(HC_ERR_INVAL, "%s: unknown matrix kind %d", origin, (int)kind);
     const char *s = text;
     while (*s && isspace((unsigned char)*s))

@@ -224,6 +224,7 @@ int cmd_schedule(int argc, char **argv)
     if (!algo)
         algo = "auto"; /* every collective has one (select.c) */
     cli_problem_t p;
+    o.algo_name = algo;
     rc = cli_problem_build(coll, &o, NULL, cmd, &p);
     if (rc != CLI_OK) {
         cli_popts_free(&o);

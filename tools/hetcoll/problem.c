@@ -16,12 +16,10 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
 #include "problem.h"
 
 void cli_popts_init(cli_popts_t *o)
@@ -220,163 +218,9 @@ void cli_popts_help(FILE *f, int coll)
                "  --model hockney|plogp        cost model for --platform (default hockney)\n");
 }
 
-/* ---- the redistribution --times loader (seconds, n1 x n2, diagonal kept) ---- */
-
 #define CLI_REDUCE_TIMES_MAX 2048
 
-static int times_from_json(const char *text, const char *path, hc_matrix_t **out)
-{
-    json_error_t jerr;
-    json_t *root = json_loads(text, 0, &jerr);
-    if (!root)
-        return cli_error("%s:%d: malformed JSON: %s", path, jerr.line, jerr.text);
-    json_t *arr = root;
-    if (json_is_object(root)) {
-        arr = json_object_get(root, "times");
-        if (!arr)
-            arr = json_object_get(root, "matrix");
-        if (!arr)
-            arr = json_object_get(root, "costs");
-    }
-    int rc = CLI_ERROR;
-    if (!json_is_array(arr) || json_array_size(arr) == 0 ||
-        !json_is_array(json_array_get(arr, 0))) {
-        cli_error("%s: expected an array of rows (or an object with a \"times\" field)", path);
-        goto done;
-    }
-    size_t rows = json_array_size(arr), cols = json_array_size(json_array_get(arr, 0));
-    if (cols == 0 || rows > UINT32_MAX || cols > UINT32_MAX) {
-        cli_error("%s: row 0: empty row", path);
-        goto done;
-    }
-    if (hc_matrix_create((uint32_t)rows, (uint32_t)cols, 0, out) != HC_OK) {
-        cli_error("out of memory");
-        goto done;
-    }
-    for (size_t i = 0; i < rows; i++) {
-        json_t *row = json_array_get(arr, i);
-        if (!json_is_array(row) || json_array_size(row) != cols) {
-            cli_error("%s: row %zu: expected %zu values", path, i, cols);
-            goto fail;
-        }
-        for (size_t j = 0; j < cols; j++) {
-            json_t *x = json_array_get(row, j);
-            double v = json_is_number(x) ? json_number_value(x) : NAN;
-            if (!isfinite(v) || v < 0) {
-                cli_error("%s: times[%zu][%zu]: must be a finite number >= 0", path, i, j);
-                goto fail;
-            }
-            HC_AT(*out, i, j) = v;
-        }
-    }
-    rc = CLI_OK;
-    goto done;
-fail:
-    hc_matrix_destroy(*out);
-    *out = NULL;
-done:
-    json_decref(root);
-    return rc;
-}
-
-static int load_times_matrix(const char *path, hc_matrix_t **out)
-{
-    char *text = NULL;
-    size_t len = 0;
-    *out = NULL;
-    int st = hc__read_file(path, &text, &len);
-    if (st != HC_OK)
-        return cli_fail(st, path);
-    const char *c = text;
-    while (isspace((unsigned char)*c))
-        c++;
-    if (*c == '[' || *c == '{') {
-        int rc = times_from_json(text, path, out);
-        free(text);
-        return rc;
-    }
-    double *vals = NULL;
-    size_t n = 0, cap = 0, rows = 0, cols = 0;
-    int line = 0, rc = CLI_ERROR;
-    char *save = NULL;
-    for (char *ln = strtok_r(text, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
-        line++;
-        char *hash = strchr(ln, '#');
-        if (hash)
-            *hash = '\0';
-        size_t here = 0;
-        char *p = ln;
-        for (;;) {
-            while (isspace((unsigned char)*p))
-                p++;
-            if (!*p)
-                break;
-            char *end;
-            errno = 0;
-            double v = strtod(p, &end);
-            if (end == p || (*end && !isspace((unsigned char)*end))) {
-                cli_error("%s:%d: column %zu: not a number", path, line, here + 1);
-                goto done;
-            }
-            if (!isfinite(v) || v < 0) {
-                cli_error("%s:%d: column %zu: must be a finite number >= 0", path, line, here + 1);
-                goto done;
-            }
-            if (n == cap) {
-                cap = cap ? 2 * cap : 64;
-                double *nv = realloc(vals, cap * sizeof *vals);
-                if (!nv) {
-                    cli_error("out of memory");
-                    goto done;
-                }
-                vals = nv;
-            }
-            vals[n++] = v;
-            here++;
-            p = end;
-        }
-        if (here == 0)
-            continue;
-        if (rows == 0)
-            cols = here;
-        else if (here != cols) {
-            cli_error("%s:%d: row has %zu values, expected %zu", path, line, here, cols);
-            goto done;
-        }
-        rows++;
-    }
-    if (rows == 0) {
-        cli_error("%s: no matrix rows", path);
-        goto done;
-    }
-    if (hc_matrix_create((uint32_t)rows, (uint32_t)cols, 0, out) != HC_OK) {
-        cli_error("out of memory");
-        goto done;
-    }
-    memcpy((*out)->v, vals, n * sizeof *vals);
-    rc = CLI_OK;
-done:
-    free(vals);
-    free(text);
-    return rc;
-}
-
 /* ---- helpers ---- */
-
-int cli_reduce_costs(const hc_platform_t *plat, hc_model_t model, uint32_t root, uint64_t msg,
-                     hc_matrix_t **out)
-{
-    uint32_t P = hc_platform_size(plat);
-    HC__TRY(hc_matrix_create(P, P, 0, out));
-    for (uint32_t i = 0; i < P; i++) {
-        double t = hc_platform_send_time(plat, i);
-        if (!(t >= 0))
-            t = hc_cost_p2p(plat, model, i, root < P ? root : 0, msg);
-        for (uint32_t j = 0; j < P; j++)
-            HC_AT(*out, i, j) = (i == j) ? 0 : t;
-    }
-    return HC_OK;
-}
 
 static int load_square(const char *path, hc_matrix_kind_t kind, uint32_t P, hc_matrix_t **out)
 {
@@ -428,16 +272,16 @@ static int load_platform(const char *spec, hc_platform_t **out)
 /* ---- per collective ---- */
 
 static int build_alltoall(const cli_popts_t *o, const hc_schedule_t *hint, const char *cmd,
-                          cli_problem_t *p)
+                          cli_problem_t *p, hc_problem_spec_t *sp)
 {
     int rc;
+    sp->msg_bytes = o->have_msg ? o->msg : 0;
     if (o->costs) {
         if ((rc = load_square(o->costs, HC_MATRIX_COSTS, 0, &p->costs)) != CLI_OK)
             return rc;
-        p->pb.P = p->costs->rows;
-        if (o->sizes && (rc = load_square(o->sizes, HC_MATRIX_SIZES, p->pb.P, &p->sizes)) != CLI_OK)
+        if (o->sizes &&
+            (rc = load_square(o->sizes, HC_MATRIX_SIZES, p->costs->rows, &p->sizes)) != CLI_OK)
             return rc;
-        p->pb.msg_bytes = o->have_msg ? o->msg : 0;
         return CLI_OK;
     }
     if (!o->platform)
@@ -445,16 +289,10 @@ static int build_alltoall(const cli_popts_t *o, const hc_schedule_t *hint, const
     if ((rc = load_platform(o->platform, &p->plat)) != CLI_OK)
         return rc;
     uint32_t P = hc_platform_size(p->plat);
-    p->pb.P = P;
-    int st;
     if (o->sizes) {
         if ((rc = load_square(o->sizes, HC_MATRIX_SIZES, P, &p->sizes)) != CLI_OK)
             return rc;
-        st = hc_cost_sizes(p->plat, o->model, p->sizes, &p->costs);
-    } else if (o->have_msg) {
-        p->pb.msg_bytes = o->msg;
-        st = hc_cost_uniform(p->plat, o->model, o->msg, &p->costs);
-    } else if (hint && hint->n_events > 0) {
+    } else if (!o->have_msg && hint && hint->n_events > 0) {
         if (hint->P != P)
             return cli_error("%s: the schedule has %u nodes, the platform %u", o->platform, hint->P,
                              P);
@@ -465,30 +303,26 @@ static int build_alltoall(const cli_popts_t *o, const hc_schedule_t *hint, const
             if (e->src < P && e->dst < P)
                 HC_AT(p->sizes, e->src, e->dst) += (double)e->bytes;
         }
-        st = hc_cost_sizes(p->plat, o->model, p->sizes, &p->costs);
-    } else {
+    } else if (!o->have_msg) {
         return cli_usage_error(cmd, "alltoall with --platform needs --msg SIZE or --sizes FILE");
     }
-    if (st != HC_OK)
-        return cli_fail(st, o->platform);
     return CLI_OK;
 }
 
 static int build_bcast(const cli_popts_t *o, const hc_schedule_t *hint, const char *cmd,
-                       cli_problem_t *p)
+                       cli_problem_t *p, hc_problem_spec_t *sp)
 {
     int rc;
     uint64_t msg = o->have_msg ? o->msg : hint_bcast_msg(hint);
+    sp->msg_bytes = msg;
     if (o->costs) {
         if ((rc = load_square(o->costs, HC_MATRIX_COSTS, 0, &p->costs)) != CLI_OK)
             return rc;
-        p->pb.P = p->costs->rows;
-        p->pb.msg_bytes = msg ? msg : 1048576; /* only labels the events */
         if (o->platform && (rc = load_platform(o->platform, &p->plat)) != CLI_OK)
             return rc;
-        if (p->plat && hc_platform_size(p->plat) != p->pb.P)
+        if (p->plat && hc_platform_size(p->plat) != p->costs->rows)
             return cli_error("%s: the platform has %u nodes but %s is %ux%u", o->platform,
-                             hc_platform_size(p->plat), o->costs, p->pb.P, p->pb.P);
+                             hc_platform_size(p->plat), o->costs, p->costs->rows, p->costs->rows);
         return CLI_OK;
     }
     if (!o->platform)
@@ -496,103 +330,64 @@ static int build_bcast(const cli_popts_t *o, const hc_schedule_t *hint, const ch
     if (!msg)
         return cli_usage_error(cmd, o->have_msg ? "bcast: --msg must be more than 0 bytes"
                                                 : "bcast needs --msg SIZE");
-    if ((rc = load_platform(o->platform, &p->plat)) != CLI_OK)
-        return rc;
-    p->pb.P = hc_platform_size(p->plat);
-    p->pb.msg_bytes = msg;
-    int st = hc_cost_uniform(p->plat, o->model, msg, &p->costs);
-    if (st != HC_OK)
-        return cli_fail(st, o->platform);
-    return CLI_OK;
+    return load_platform(o->platform, &p->plat);
 }
 
 static int build_reduce(const cli_popts_t *o, const hc_schedule_t *hint, const char *cmd,
-                        cli_problem_t *p)
+                        cli_problem_t *p, hc_problem_spec_t *sp)
 {
-    int rc;
+    sp->msg_bytes = o->have_msg ? o->msg : hint_max_bytes(hint);
     if (o->times) {
-        double *t;
         size_t n;
-        if (cli_parse_double_list(o->times, &t, &n) != 0)
+        if (cli_parse_double_list(o->times, &p->times, &n) != 0)
             return cli_usage_error(
                 cmd, "option '--times': expected send times T1,T2,... (got '%s')", o->times);
-        for (size_t i = 0; i < n; i++) {
-            if (!(t[i] > 0)) {
-                free(t);
+        for (size_t i = 0; i < n; i++)
+            if (!(p->times[i] > 0))
                 return cli_error("--times: t(%zu): must be a finite number > 0", i);
-            }
-        }
         /* The reduction's costs are an n x n matrix (C[i][j] = t(i)). */
-        if (n > CLI_REDUCE_TIMES_MAX) {
-            free(t);
+        if (n > CLI_REDUCE_TIMES_MAX)
             return cli_usage_error(cmd,
                                    "option '--times': %zu send times, at most %d (one per node)", n,
                                    CLI_REDUCE_TIMES_MAX);
-        }
-        if (n > UINT32_MAX || hc_matrix_create((uint32_t)n, (uint32_t)n, 0, &p->costs) != HC_OK) {
-            free(t);
-            return cli_error("out of memory");
-        }
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < n; j++)
-                HC_AT(p->costs, i, j) = (i == j) ? 0 : t[i];
-        free(t);
-        p->pb.P = (uint32_t)n;
-        p->pb.msg_bytes = o->have_msg ? o->msg : hint_max_bytes(hint);
+        sp->send_times = p->times;
+        sp->n_send_times = (uint32_t)n;
         return CLI_OK;
     }
-    if (o->costs) {
-        if ((rc = load_square(o->costs, HC_MATRIX_COSTS, 0, &p->costs)) != CLI_OK)
-            return rc;
-        p->pb.P = p->costs->rows;
-        p->pb.msg_bytes = o->have_msg ? o->msg : hint_max_bytes(hint);
-        return CLI_OK;
-    }
+    if (o->costs)
+        return load_square(o->costs, HC_MATRIX_COSTS, 0, &p->costs);
     if (!o->platform)
         return cli_usage_error(cmd, "reduce needs --times T1,T2,... or --platform SPEC --msg SIZE");
-    uint64_t msg = o->have_msg ? o->msg : hint_max_bytes(hint);
-    if (!msg)
+    if (!sp->msg_bytes)
         return cli_usage_error(cmd, "reduce with --platform needs --msg SIZE");
-    if ((rc = load_platform(o->platform, &p->plat)) != CLI_OK)
-        return rc;
-    p->pb.P = hc_platform_size(p->plat);
-    p->pb.msg_bytes = msg;
-    int st = cli_reduce_costs(p->plat, o->model, p->pb.root, msg, &p->costs);
-    if (st != HC_OK)
-        return cli_fail(st, o->platform);
-    return CLI_OK;
+    return load_platform(o->platform, &p->plat);
 }
 
 static int build_redistribute(const cli_popts_t *o, const hc_schedule_t *hint, const char *cmd,
-                              cli_problem_t *p)
+                              cli_problem_t *p, hc_problem_spec_t *sp)
 {
-    int rc;
     uint32_t k = 0;
     if (o->traffic) {
         int st = hc_matrix_load(o->traffic, HC_MATRIX_SIZES, 0, 0, &p->sizes);
         if (st != HC_OK)
             return cli_fail(st, o->traffic);
-        double rate;
         if (o->have_d1 && o->have_d2 && o->have_backbone) {
-            rate = fmin(fmin(o->d1, o->d2), o->backbone); /* 001 §2.1: d = min(d1, d2, D) */
-            double kk = floor(o->backbone / rate);
+            sp->rate_Bps = fmin(fmin(o->d1, o->d2), o->backbone); /* 001 §2.1: min(d1, d2, D) */
+            double kk = floor(o->backbone / sp->rate_Bps);
             k = kk < 1 ? 1 : (kk > UINT32_MAX ? UINT32_MAX : (uint32_t)kk);
             uint32_t cap = p->sizes->rows < p->sizes->cols ? p->sizes->rows : p->sizes->cols;
             if (k > cap)
                 k = cap;
         } else if (o->have_speed) {
-            rate = o->speed;
+            sp->rate_Bps = o->speed;
         } else {
             return cli_usage_error(cmd, "redistribute --traffic needs --d1 --d2 --backbone, or "
                                         "--k and --speed");
         }
-        if (hc_matrix_create(p->sizes->rows, p->sizes->cols, 0, &p->costs) != HC_OK)
-            return cli_error("out of memory");
-        for (size_t i = 0; i < (size_t)p->sizes->rows * p->sizes->cols; i++)
-            p->costs->v[i] = p->sizes->v[i] / rate;
     } else if (o->times) {
-        if ((rc = load_times_matrix(o->times, &p->costs)) != CLI_OK)
-            return rc;
+        int st = hc_matrix_load(o->times, HC_MATRIX_TIMES, 0, 0, &p->costs);
+        if (st != HC_OK)
+            return cli_fail(st, o->times);
     } else {
         return cli_usage_error(cmd, "redistribute needs --traffic FILE or --times FILE");
     }
@@ -604,15 +399,12 @@ static int build_redistribute(const cli_popts_t *o, const hc_schedule_t *hint, c
         return cli_usage_error(cmd, "redistribute needs --k K (or --d1 --d2 --backbone)");
     if (!o->have_beta && !hint)
         return cli_usage_error(cmd, "redistribute needs --beta SECONDS");
-    p->pb.n1 = p->costs->rows;
-    p->pb.n2 = p->costs->cols;
-    p->pb.P = p->pb.n1 + p->pb.n2;
-    p->pb.k = k;
-    p->pb.beta = o->have_beta ? o->beta : hint->beta;
-    if (hint && (hint->n1 != p->pb.n1 || hint->n2 != p->pb.n2))
+    sp->k = k;
+    sp->beta = o->have_beta ? o->beta : hint->beta;
+    const hc_matrix_t *m = p->costs ? p->costs : p->sizes;
+    if (hint && (hint->n1 != m->rows || hint->n2 != m->cols))
         return cli_error("%s: the matrix is %ux%u but the schedule is for n1=%u, n2=%u",
-                         o->traffic ? o->traffic : o->times, p->pb.n1, p->pb.n2, hint->n1,
-                         hint->n2);
+                         o->traffic ? o->traffic : o->times, m->rows, m->cols, hint->n1, hint->n2);
     return CLI_OK;
 }
 
@@ -621,29 +413,47 @@ int cli_problem_build(hc_coll_t coll, const cli_popts_t *o, const hc_schedule_t 
 {
     memset(out, 0, sizeof *out);
     hc_problem_init(&out->pb, coll);
-    out->pb.model = o->model;
     if (hint && hint->coll != coll)
         return cli_error("the schedule is for %s, not %s", hc_coll_name(hint->coll),
                          hc_coll_name(coll));
-    out->pb.root = o->have_root ? o->root : (hint ? hint->root : 0);
+    hc_problem_spec_t sp;
+    hc_problem_spec_init(&sp, coll);
+    sp.model = o->model;
+    sp.root = o->have_root ? o->root : (hint ? hint->root : 0);
+    /* a reduction planned by a selector or a sender-receiver algorithm gets the pair costs */
+    const char *an = o->algo_name ? o->algo_name : hint ? hint->algorithm : NULL;
+    const hc_algo_info_t *info = NULL;
+    if (an && hc_algo_find(coll, an, &info) == HC_OK)
+        sp.pair_costs = (info->flags & (HC_ALGO_PAIR_COSTS | HC_ALGO_SELECTOR)) != 0;
+    hc_error_clear();
     int rc;
     switch (coll) {
     case HC_COLL_ALLTOALL:
-        rc = build_alltoall(o, hint, cmd, out);
+        rc = build_alltoall(o, hint, cmd, out, &sp);
         break;
     case HC_COLL_BCAST:
-        rc = build_bcast(o, hint, cmd, out);
+        rc = build_bcast(o, hint, cmd, out, &sp);
         break;
     case HC_COLL_REDUCE:
-        rc = build_reduce(o, hint, cmd, out);
+        rc = build_reduce(o, hint, cmd, out, &sp);
         break;
     case HC_COLL_REDISTRIBUTE:
-        rc = build_redistribute(o, hint, cmd, out);
+        rc = build_redistribute(o, hint, cmd, out, &sp);
         break;
     default:
         rc = cli_error("unknown collective");
     }
-    if (rc == CLI_OK && hint && coll != HC_COLL_REDISTRIBUTE && hint->P != out->pb.P) {
+    int st = HC_OK;
+    if (rc == CLI_OK) {
+        sp.platform = out->plat;
+        sp.costs = out->costs;
+        sp.sizes = out->sizes;
+        st = hc_problem_create(&sp, &out->built);
+        if (st == HC_OK)
+            out->pb = *out->built;
+    }
+    if (rc == CLI_OK && st == HC_OK && hint && coll != HC_COLL_REDISTRIBUTE &&
+        hint->P != out->pb.P) {
         const char *what = o->platform ? "--platform"
                            : o->costs  ? "--costs"
                            : o->times  ? "--times"
@@ -660,10 +470,6 @@ int cli_problem_build(hc_coll_t coll, const cli_popts_t *o, const hc_schedule_t 
         cli_problem_free(out);
         return rc;
     }
-    out->pb.costs = out->costs;
-    out->pb.sizes = out->sizes;
-    out->pb.platform = out->plat;
-    int st = hc_problem_check(&out->pb);
     if (st != HC_OK) {
         const char *src = o->platform  ? o->platform
                           : o->costs   ? o->costs
@@ -680,6 +486,8 @@ int cli_problem_build(hc_coll_t coll, const cli_popts_t *o, const hc_schedule_t 
 
 void cli_problem_free(cli_problem_t *p)
 {
+    hc_problem_destroy(p->built);
+    free(p->times);
     hc_platform_destroy(p->plat);
     hc_matrix_destroy(p->costs);
     hc_matrix_destroy(p->sizes);

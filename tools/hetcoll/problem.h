@@ -72,8 +72,9 @@ typedef struct cli_popts {
     int have_k;
     hc_model_t model;
     int have_seed, have_alpha;
-    hc_algo_opts_t algo; /* seed, time limit, order, hierarchy, alpha, segment, verbose */
-    uint32_t *order_buf; /* owned: free with cli_popts_free */
+    hc_algo_opts_t algo;   /* seed, time limit, order, hierarchy, alpha, segment, verbose */
+    uint32_t *order_buf;   /* owned: free with cli_popts_free */
+    const char *algo_name; /* the algorithm to plan with, when known (reduce: pair costs) */
 } cli_popts_t;
 
 void cli_popts_init(cli_popts_t *o);
@@ -96,9 +97,11 @@ void cli_popts_help(FILE *f, int coll);
 
 /* A built problem and what it owns. */
 typedef struct cli_problem {
-    hc_problem_t pb;
-    hc_platform_t *plat;
+    hc_problem_t pb;     /* a copy of *built */
+    hc_problem_t *built; /* hc_problem_create's (include/hetcoll/problem.h) */
+    hc_platform_t *plat; /* the inputs it was built from */
     hc_matrix_t *costs, *sizes;
+    double *times;
 } cli_problem_t;
 
 /* Build the problem of collective `coll` from the options. `hint` (may be NULL) is a schedule
@@ -108,11 +111,6 @@ typedef struct cli_problem {
 int cli_problem_build(hc_coll_t coll, const cli_popts_t *o, const hc_schedule_t *hint,
                       const char *cmd, cli_problem_t *out);
 void cli_problem_free(cli_problem_t *p);
-
-/* Reduce costs from a platform: C[i][j] = t(i) = the node's send_time_s when the platform sets
- * it, else hc_cost_p2p(i, root, msg). Caller frees *out. */
-int cli_reduce_costs(const hc_platform_t *plat, hc_model_t model, uint32_t root, uint64_t msg,
-                     hc_matrix_t **out);
 
 /* Output of a schedule (cmd_schedule.c): "text", "json" or "svg" onto f. Returns an exit
  * code after printing any error. */
