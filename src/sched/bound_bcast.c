@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../core/internal.h"
+#include "sched_internal.h"
 
 int hc__lower_bound_bcast(const hc_problem_t *pb, double *out)
 {
