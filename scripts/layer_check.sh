@@ -189,14 +189,38 @@ END {
         }
     }
     # reachability (Floyd-Warshall: src/mpi has a few dozen files at most)
-    for (e in edge) { split(e, p, SUBSEP); reach[p[1], p[2]] = 1 }
+    nn = 0
+    for (a in node) names[++nn] = a
+    for (x = 2; x <= nn; x++) for (y = x; y > 1 && names[y] < names[y - 1]; y--) { t = names[y]; names[y] = names[y - 1]; names[y - 1] = t }
+    for (e in edge) { split(e, p, SUBSEP); reach[p[1], p[2]] = 1; adj[p[1]] = adj[p[1]] " " p[2] }
     for (k in node) for (a in node) if ((a, k) in reach) for (b in node) if ((k, b) in reach) reach[a, b] = 1
-    for (e in edge) {
-        split(e, p, SUBSEP)
-        if (!((p[2], p[1]) in reach)) continue
-        cyc = ""
-        for (a in node) if ((p[1], a) in reach && (a, p[1]) in reach) cyc = cyc " " a
-        print p[1] ": uses " p[2] " (" edge[e] "), which uses it back: file cycle in src/mpi among" cyc
+    # one line per strongly connected set of files: its shortest cycle, with the symbols
+    for (x = 1; x <= nn; x++) {
+        a = names[x]
+        if ((a in done) || !((a, a) in reach)) continue
+        best = ""; bestlen = 0
+        for (y = x; y <= nn; y++) {
+            b = names[y]
+            if (!((a, b) in reach && (b, a) in reach)) continue
+            done[b]
+            # BFS from b back to b inside the set
+            split("", dist); split("", prev); qh = 1; qt = 0; q[++qt] = b; dist[b] = 0; found = 0
+            while (qh <= qt && !found) {
+                u = q[qh++]; m = split(adj[u], out, " ")
+                for (z = 1; z <= m; z++) {
+                    v = out[z]
+                    if (!((v, a) in reach && (a, v) in reach)) continue
+                    if (v == b) { found = 1; last = u; break }
+                    if (!(v in dist)) { dist[v] = dist[u] + 1; prev[v] = u; q[++qt] = v }
+                }
+            }
+            if (!found || (best != "" && dist[last] + 1 >= bestlen)) continue
+            bestlen = dist[last] + 1
+            path = b " (" edge[last, b] ")"; v = last
+            while (v != b) { path = v " (" edge[prev[v], v] ") -> " path; v = prev[v] }
+            best = b ": file cycle in src/mpi: " b " -> " path
+        }
+        print best
     }
 }' "$map" "$nmout" | sort)
 
