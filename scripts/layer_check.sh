@@ -32,6 +32,7 @@ for arg in "$@"; do
     esac
 done
 build=${build:-$root/build}
+[[ $build == /* ]] || build=$PWD/$build # relative to the caller, not to the tree
 
 # Ranks of the layers; equal ranks (sched, sim) are siblings that may not use each other.
 LAYERS='core=0 net=1 model=2 sched=3 sim=3 mpi=4 tools=5'
