@@ -94,7 +94,8 @@ BEGIN { init_layers(spec) }
 FNR == 1 {
     me = layer_of(FILENAME); dir = FILENAME; sub(/\/[^\/]*$/, "", dir)
     unknown = me != "tools" && !(me in rank)
-    if (unknown && !((me) in told)) { told[me]; print "src/" me "/: not a known layer (" order ")" }
+    if (unknown && me == "") print FILENAME ": not in a layer directory (" order ")"
+    else if (unknown && !(me in told)) { told[me]; print "src/" me "/: not a known layer (" order ")" }
 }
 unknown { next }
 /^[ \t]*#[ \t]*include[ \t]*"/ {
