@@ -1,4 +1,7 @@
-/* Internal helpers shared by the library's sources. Not installed. */
+/* Internal helpers of the core layer (error detail, allocation, file reading, HC__TRY), shared
+ * by every layer above it. Not installed. Each layer's own internals are in its own header
+ * (src/<layer>/<layer>_internal.h). The umbrella header stays: many sources take the public
+ * types from here. */
 #ifndef HETCOLL_INTERNAL_H
 #define HETCOLL_INTERNAL_H
 
@@ -42,19 +45,5 @@ int hc__grow(void **arr, size_t *cap, size_t need, size_t size);
         if (hc__rc_ != HC_OK)                                                                      \
             return hc__rc_;                                                                        \
     } while (0)
-
-/* Per-collective lower bounds (src/sched/bound_<coll>.c). */
-int hc__lower_bound_alltoall(const hc_problem_t *pb, double *out);
-int hc__lower_bound_redistribute(const hc_problem_t *pb, double *out);
-int hc__lower_bound_bcast(const hc_problem_t *pb, double *out);
-int hc__lower_bound_reduce(const hc_problem_t *pb, double *out);
-
-/* TTCC replay (src/sim/sim_ttcc.c), called by hc_simulate for schedules with parent2. */
-int hc__simulate_ttcc(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_opts_t *opts,
-                      hc_sim_result_t **out);
-/* TTCC makespan of a two-tree schedule replayed on its own event durations, alpha 0 (the planned
- * makespan; hc_schedule_finish uses it when parent2 is set). When the schedule cannot be
- * replayed (segmented, incomplete), the largest event end. */
-double hc__ttcc_makespan(const hc_schedule_t *s);
 
 #endif

@@ -1,9 +1,8 @@
-/* hetcoll communicators: options and environment, the platform of the members, errors the MPI
- * way, statistics. */
+/* hetcoll communicators: options and environment, the platform of the members, statistics.
+ * What a communicator reports (log, native fallbacks, errors the MPI way) is in report.c. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,46 +40,6 @@ int hc__algo_check(hc_coll_t coll, const char *name)
     return hc_error_set(HC_ERR_UNKNOWN, "unknown %s algorithm '%s' (valid: %s%s, native)",
                         hc_coll_name(coll), name,
                         hc_algo_find(coll, "auto", &info) == HC_OK ? "" : "auto, ", names);
-}
-
-void hc__log(const hc_comm_t *c, const char *fmt, ...)
-{
-    if (!c->opts.verbose || c->rank != 0)
-        return;
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "hetcoll: %s\n", line);
-}
-
-void hc__native_because(hc_comm_t *c, hc__why_t why, const char *fmt, ...)
-{
-    c->why = why;
-    memcpy(c->last_algo, "native", sizeof "native");
-    c->last_predicted = NAN;
-    if (why < HC__WHY_FAILURES) { /* the common, cheap case: nothing to format */
-        c->why_detail[0] = '\0';
-        return;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->why_detail, sizeof c->why_detail, fmt, ap);
-    va_end(ap);
-}
-
-int hc__raise(hc_comm_t *c, int err)
-{
-    if (err == MPI_SUCCESS)
-        return err;
-    if (!c) {
-        MPI_Comm_call_errhandler(MPI_COMM_WORLD, err);
-        return err;
-    }
-    if (!(c->flags & HC__DROPIN))
-        MPI_Comm_call_errhandler(c->comm, err);
-    return err;
 }
 
 /* Map ranks to nodes: identity, or by processor name when asked. */

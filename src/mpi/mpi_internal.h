@@ -1,15 +1,18 @@
 /* Internal declarations of the MPI runtime (libhetcoll_mpi and the drop-in libhetcoll_pmpi).
  *
- * Files, each depending only on those listed before it:
+ * Files, each depending only on those listed before it (scripts/layer_check.sh fails on a
+ * cycle):
  *   util.c        hashing, segments, size classes, MPI error mapping, agreed errors
+ *   report.c      the verbose log, native fallbacks and their reason, errors the MPI way
  *   exec_ttcc.c   the two-tree broadcast protocol
  *   exec.c        executing schedules (exchange, broadcast, reduction, redistribution)
+ *   plan.c        the plan cache: sightings, planning on rank 0, sharing the schedules
  *   speculate.c   alltoallv without gathering the sizes while they repeat
  *   quickprobe.c  a rough platform when none is given
- *   plan.c        the plan cache: sightings, planning on rank 0, sharing the schedules
  *   tune.c        choosing among the candidates (the MPI library's own collective included)
  *   comm.c        communicators: options, environment, platform
- *   coll.c        the public collectives */
+ *   coll.c        the public collectives
+ *   pmpi.c        the drop-in (libhetcoll_pmpi only) */
 #ifndef HETCOLL_MPI_INTERNAL_H
 #define HETCOLL_MPI_INTERNAL_H
 
@@ -250,6 +253,12 @@ struct hc_comm {
  * costs a duplicate and one small allreduce. */
 int hc__comm_create(MPI_Comm comm, const hc_platform_t *platform, const uint32_t *nodes,
                     const hc_comm_opts_t *opts, unsigned flags, hc_comm_t **out);
+/* Is `name` an algorithm the runtime accepts for coll ("auto", "native" or a registry name)?
+ * HC_ERR_UNKNOWN with the valid names in the detail otherwise. */
+int hc__algo_check(hc_coll_t coll, const char *name);
+
+/* ---- what a communicator reports (report.c) ---- */
+
 /* Report a call's error the MPI way: through the communicator's error handler (not for the
  * drop-in, which decides itself). Returns err. */
 int hc__raise(hc_comm_t *c, int err);
@@ -265,9 +274,6 @@ void hc__log(const hc_comm_t *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Is `name` an algorithm the runtime accepts for coll ("auto", "native" or a registry name)?
- * HC_ERR_UNKNOWN with the valid names in the detail otherwise. */
-int hc__algo_check(hc_coll_t coll, const char *name);
 
 /* ---- the collectives (coll.c), shared by the public API and the drop-in ---- */
 

@@ -56,7 +56,7 @@ void hc__probe_summary(const hc__probe_result_t *r, const hc__probe_opts_t *o, c
 int hc__mpi_cmd_probe(int argc, char **argv);
 int hc__mpi_cmd_monitor(int argc, char **argv);
 
-/* Option helpers shared by both subcommands (tool_main.c). */
+/* Option helpers shared by both subcommands (tool_opts.c). */
 int hc__mpi_parse_sizes(const char *s, uint64_t **out, size_t *n);
 int hc__mpi_rank(void);
 /* The measurement options both subcommands take (--sizes, --reps, --gap-msgs, --gap-trials,

@@ -2,8 +2,8 @@
  * at a time and receives one at a time, so the makespan is at least the largest
  * total send time of a node and the largest total receive time of a node.
  * O(P^2). The sums are the total-exchange algorithms' own (alltoall_kit.c). */
-#include "../core/internal.h"
 #include "alltoall_kit.h"
+#include "sched_internal.h"
 
 int hc__lower_bound_alltoall(const hc_problem_t *pb, double *out)
 {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "bcast_kit.h"
+#include "sched_internal.h"
 
 int hc__lower_bound_bcast(const hc_problem_t *pb, double *out)
 {

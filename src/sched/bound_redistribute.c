@@ -7,7 +7,7 @@
  * step, a step holds at most k transfers). O(n1 n2). */
 #include <stdlib.h>
 
-#include "../core/internal.h"
+#include "sched_internal.h"
 
 int hc__lower_bound_redistribute(const hc_problem_t *pb, double *out)
 {

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 
 #include "reduce_kit.h"
+#include "sched_internal.h"
 
 static int by_decreasing(const void *x, const void *y)
 {

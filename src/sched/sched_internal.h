@@ -1,16 +1,14 @@
-/* Internal helpers shared by the schedule validator and the simulator. Not installed. */
+/* Internal declarations of src/sched (schedule helpers, the validator, lower bounds). Not
+ * installed. What the simulator shares with it lives in src/model/model_internal.h. */
 #ifndef HETCOLL_SCHED_INTERNAL_H
 #define HETCOLL_SCHED_INTERNAL_H
 
-#include <stddef.h>
+#include "../model/model_internal.h"
 
-#include "../core/internal.h"
-
-/* Event indices 0..n-1 sorted by planned start, ties by index (a stable merge sort, so it is
- * reentrant and O(n log n)). *out is malloc'd; the caller frees it. */
-int hc__event_order(const hc_event_t *ev, size_t n, size_t **out);
-
-/* |a - b| <= 1e-9 * max(|a|, |b|) + 1e-12: the tolerance of the validator and the tests. */
-int hc__close(double a, double b);
+/* Per-collective lower bounds (src/sched/bound_<coll>.c), dispatched by hc_lower_bound. */
+int hc__lower_bound_alltoall(const hc_problem_t *pb, double *out);
+int hc__lower_bound_redistribute(const hc_problem_t *pb, double *out);
+int hc__lower_bound_bcast(const hc_problem_t *pb, double *out);
+int hc__lower_bound_reduce(const hc_problem_t *pb, double *out);
 
 #endif

@@ -9,11 +9,6 @@
 
 #define BAD(...) hc__error(HC_ERR_INVALID_SCHEDULE, "validate: " __VA_ARGS__)
 
-static double tol(double x)
-{
-    return 1e-9 * fabs(x) + 1e-12;
-}
-
 /* 1-port: mode 0 = no node in two sends at once, 1 = no node in two receives at once,
  * 2 = no node in two communications at once (half-duplex). ev: the port intervals
  * [start, end] (the events themselves, or pLogP broadcast port intervals), order: by start. */
@@ -39,7 +34,7 @@ static int check_port(const hc_event_t *ev, size_t E, uint32_t P, const size_t *
         for (int t = 0; t < nn && rc == HC_OK; t++) {
             uint32_t v = nodes[t];
             size_t p = last[v];
-            if (p != SIZE_MAX && e->start < ev[p].end - tol(ev[p].end))
+            if (p != SIZE_MAX && e->start < ev[p].end - hc__tol(ev[p].end))
                 rc = BAD("%s: node %u has overlapping %s: event %zu (%u -> %u, [%.9g, %.9g]) and "
                          "event %zu (%u -> %u, [%.9g, %.9g])",
                          rule[mode], v, what[mode], p, ev[p].src, ev[p].dst, ev[p].start, ev[p].end,
@@ -124,7 +119,7 @@ static int check_structure(const hc_schedule_t *s)
             return BAD("endpoints: event %zu: node %u sends to itself", i, e->src);
         if (!isfinite(e->start) || !isfinite(e->end))
             return BAD("times: event %zu: start and end must be finite", i);
-        if (e->start < -1e-12)
+        if (e->start < -HC__TOL_ABS)
             return BAD("times: event %zu: starts before 0 (%g)", i, e->start);
         if (e->end < e->start)
             return BAD("times: event %zu: ends (%g) before it starts (%g)", i, e->end, e->start);
@@ -338,7 +333,7 @@ static int validate_redistribute(const hc_schedule_t *s, const hc_problem_t *pb)
             }
             if (rc != HC_OK)
                 break;
-            if (e->start < lo - tol(lo) || e->end > hi + tol(hi))
+            if (e->start < lo - hc__tol(lo) || e->end > hi + hc__tol(hi))
                 rc = BAD("step window: event %zu [%.17g, %.17g] is outside its step %zu window "
                          "[%.17g, %.17g] (step start + beta .. step end)",
                          i, e->start, e->end, q, lo, hi);
@@ -541,7 +536,7 @@ static int validate_bcast(const hc_schedule_t *s, const hc_problem_t *pb)
             if (hs < h)
                 h = hs;
         }
-        if (!(e->start >= h - tol(h)))
+        if (!(e->start >= h - hc__tol(h)))
             rc = BAD("holder: event %zu: node %u sends %s%u to %u at %.17g but holds it only from "
                      "%.17g",
                      i, e->src, is_whole ? "the message, segment " : "segment ", e->seg, e->dst,
@@ -599,7 +594,7 @@ static int validate_reduce(const hc_schedule_t *s)
         if (e->dst == s->root)
             continue;
         const hc_event_t *snd = &s->events[send[e->dst]];
-        if (e->end > snd->start + tol(snd->start))
+        if (e->end > snd->start + hc__tol(snd->start))
             rc = BAD("order: node %u receives (event %zu from %u, ends %.17g) after its send "
                      "starts (event %zu, %.17g)",
                      e->dst, i, e->src, e->end, send[e->dst], snd->start);

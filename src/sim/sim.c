@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sched/sched_internal.h"
+#include "sim_internal.h"
 
 void hc_sim_opts_default(hc_sim_opts_t *o)
 {
@@ -100,7 +100,7 @@ static int true_durations(const hc_schedule_t *s, const hc_problem_t *truth, con
             double amount = e->end - e->start;
             double total = plan[(size_t)e->src * n2 + (e->dst - n1)];
             double c = HC_AT(truth->costs, e->src, e->dst - n1);
-            if (fabs(total - c) > 1e-9 * c + 1e-12 && total > 0)
+            if (fabs(total - c) > hc__tol(c) && total > 0)
                 amount *= c / total;
             dur[i] = amount;
         }

@@ -1,9 +1,10 @@
-/* Sorting events by planned start (shared by the validator and the simulator). */
+/* Sorting events by planned start, and the tolerance (shared by the validator and the
+ * simulator). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched_internal.h"
+#include "model_internal.h"
 
 static void merge_sort(size_t *a, size_t *tmp, size_t n, const hc_event_t *ev)
 {
@@ -45,5 +46,5 @@ int hc__event_order(const hc_event_t *ev, size_t n, size_t **out)
 int hc__close(double a, double b)
 {
     double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-    return fabs(a - b) <= 1e-9 * m + 1e-12;
+    return fabs(a - b) <= hc__tol(m);
 }
