@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "matrix.h"
 
@@ -87,6 +88,30 @@ int hc_platform_set_cluster(hc_platform_t *p, uint32_t i, const char *name);
  * gaps (seconds, finite, >= 0). Copied. */
 int hc_platform_set_gap_table(hc_platform_t *p, uint32_t i, uint32_t j, size_t n,
                               const uint64_t *sizes, const double *gaps);
+
+/* ---- SimGrid export (docs/formats.md, "SimGrid export") ---- */
+typedef enum { HC_SIMGRID_AUTO = 0, HC_SIMGRID_CLUSTER, HC_SIMGRID_MATRIX } hc_simgrid_form_t;
+
+typedef struct hc_simgrid_opts {
+    /* AUTO: the cluster form when the platform has that structure exactly, else the matrix
+     * form. */
+    hc_simgrid_form_t form;
+    /* Inter-cluster links (cluster form). 0: one FATPIPE link per ordered cluster pair (every
+     * flow gets the pair's bandwidth, as in hetcoll's per-pair model). 1: SHARED links (the
+     * flows between two sites share the pair's bandwidth, like a real WAN). */
+    int shared_backbone;
+    /* > 0: add one SHARED backbone link of this capacity (B/s) per ordered cluster pair behind
+     * the per-pair FATPIPE link, so a single flow still gets the pair's bandwidth but the flows
+     * between two sites together get at most this. */
+    double backbone_bw;
+} hc_simgrid_opts_t;
+
+/* Write p as a SimGrid platform (XML, version 4.1) to `xml` and, when `hosts` is not NULL, an
+ * SMPI hostfile (one host name per line, node order: rank r = node r). opts NULL = all 0.
+ * *form_out (may be NULL) receives the form written. HC_ERR_VALUE with a detail when the
+ * forced cluster form does not fit. The caller checks its streams' write errors. */
+int hc_platform_export_simgrid(const hc_platform_t *p, const hc_simgrid_opts_t *opts, FILE *xml,
+                               FILE *hosts, hc_simgrid_form_t *form_out);
 
 #ifdef __cplusplus
 }

@@ -54,4 +54,21 @@ cmake -S "$tmp" -B "$tmp/b" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/b" >/dev/null
 out=$(LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/b/b")
 [ "$out" = "ok caterpillar 5" ] || { echo "CMake consumer printed '$out'"; exit 1; }
-echo "install: 2 passed, 0 failed"
+# The CLI from the public API alone: its sources against the installed headers and shared library
+# (no src/ on the include path, no static library), then the CLI test scripts on that binary.
+src=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Werror -DHC_SOURCE_DIR="\"$src\"" -I"$src/tools/hetcoll" \
+    "$src"/tools/hetcoll/*.c $(pkg-config --cflags --libs hetcoll) -lm \
+    -Wl,-rpath,"$tmp/prefix/lib" -o "$tmp/hetcoll" 2>"$tmp/cc.err" ||
+    { echo "the CLI does not build against the installed library:"; head -20 "$tmp/cc.err"; exit 1; }
+ldd "$tmp/hetcoll" | grep -q "$tmp/prefix/lib/libhetcoll.so" ||
+    { echo "the CLI built from the install does not use the installed libhetcoll.so"; exit 1; }
+for t in test_golden test_pipeline test_bad_input; do
+    bash "$src/tests/cli/$t.sh" "$tmp/hetcoll" "$src/tests" >"$tmp/$t.log" 2>&1 ||
+        { echo "$t with the CLI built against the installed library failed:"; tail -20 "$tmp/$t.log"; exit 1; }
+done
+# The installed CLI finds its library next to it.
+"$tmp/prefix/bin/hetcoll" algorithms >/dev/null || { echo "the installed hetcoll does not run"; exit 1; }
+for t in test_golden test_pipeline test_bad_input; do echo "$t (installed library): $(tail -n1 "$tmp/$t.log")"; done
+echo "install: 4 passed, 0 failed"

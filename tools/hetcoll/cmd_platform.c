@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "simgrid_export.h"
 
 static void help(FILE *f)
 {
@@ -138,7 +137,7 @@ int cmd_platform(int argc, char **argv)
                                              {NULL, 0, NULL, 0}};
     const char *cmd = "platform";
     const char *output = NULL, *sg_xml = NULL, *sg_hosts = NULL, *platform_opt = NULL;
-    sg_export_opts_t sg;
+    hc_simgrid_opts_t sg;
     memset(&sg, 0, sizeof sg);
     int c;
     optind = 1;
@@ -159,11 +158,11 @@ int cmd_platform(int argc, char **argv)
             break;
         case 'F':
             if (strcmp(optarg, "auto") == 0)
-                sg.form = SG_FORM_AUTO;
+                sg.form = HC_SIMGRID_AUTO;
             else if (strcmp(optarg, "cluster") == 0)
-                sg.form = SG_FORM_CLUSTER;
+                sg.form = HC_SIMGRID_CLUSTER;
             else if (strcmp(optarg, "matrix") == 0)
-                sg.form = SG_FORM_MATRIX;
+                sg.form = HC_SIMGRID_MATRIX;
             else
                 return cli_usage_error(cmd, "--form: '%s' is not auto, cluster or matrix", optarg);
             break;
@@ -207,13 +206,13 @@ int cmd_platform(int argc, char **argv)
         hc_platform_destroy(p);
         return rc;
     }
-    if (sg_xml) { /* SimGrid platform (simgrid_export.c); JSON too only when -o is given */
+    if (sg_xml) { /* SimGrid platform (src/net/simgrid_export.c); JSON too only when -o is given */
         FILE *x = cli_open_output(sg_xml);
         FILE *h = x && sg_hosts ? cli_open_output(sg_hosts) : NULL;
         if (!x || (sg_hosts && !h)) {
             rc = CLI_ERROR;
         } else {
-            st = sg_export(p, &sg, x, h, NULL);
+            st = hc_platform_export_simgrid(p, &sg, x, h, NULL);
             if (st != HC_OK)
                 rc = cli_fail(st, spec);
         }

@@ -1,5 +1,6 @@
-/* `hetcoll platform export --simgrid OUT.xml [--hostfile OUT.txt]`: write a hetcoll platform as
- * a SimGrid platform (version 4.1) for SMPI.
+/* SimGrid export (include/hetcoll/platform.h, hc_platform_export_simgrid; the CLI's `hetcoll
+ * platform export --simgrid OUT.xml [--hostfile OUT.txt]`): a hetcoll platform as a SimGrid
+ * platform (version 4.1) for SMPI.
  *
  * Cluster form (every node labelled, links uniform inside each cluster and per ordered cluster
  * pair): one <cluster> per hetcoll cluster inside a Full-routing zone. A node's private link
@@ -21,8 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
-#include "simgrid_export.h"
+#include "../core/internal.h"
 
 typedef struct {
     uint32_t n;      /* nodes */
@@ -152,7 +152,7 @@ static int cluster_form(const hc_platform_t *p, sg_cluster_t *cl, double *wlat, 
 }
 
 static void write_cluster(FILE *f, const hc_platform_t *p, const sg_cluster_t *cl,
-                          const double *wlat, const double *wbw, const sg_export_opts_t *o)
+                          const double *wlat, const double *wbw, const hc_simgrid_opts_t *o)
 {
     uint32_t C = hc_platform_cluster_count(p);
     header(f, p, "cluster");
@@ -230,10 +230,10 @@ static void write_matrix(FILE *f, const hc_platform_t *p, char (*names)[96])
     fprintf(f, "</zone>\n</platform>\n");
 }
 
-int sg_export(const hc_platform_t *p, const sg_export_opts_t *o, FILE *xml, FILE *hosts,
-              sg_form_t *form_out)
+int hc_platform_export_simgrid(const hc_platform_t *p, const hc_simgrid_opts_t *o, FILE *xml,
+                               FILE *hosts, hc_simgrid_form_t *form_out)
 {
-    sg_export_opts_t def;
+    hc_simgrid_opts_t def;
     if (!o) {
         memset(&def, 0, sizeof def);
         o = &def;
@@ -254,9 +254,9 @@ int sg_export(const hc_platform_t *p, const sg_export_opts_t *o, FILE *xml, FILE
         return hc__error(HC_ERR_NOMEM, "simgrid export: out of memory");
     }
     const char *why = "the platform has no clusters";
-    int cluster_ok = C > 0 && o->form != SG_FORM_MATRIX && cluster_form(p, cl, wlat, wbw, &why);
+    int cluster_ok = C > 0 && o->form != HC_SIMGRID_MATRIX && cluster_form(p, cl, wlat, wbw, &why);
     int rc = HC_OK;
-    if (o->form == SG_FORM_CLUSTER && !cluster_ok) {
+    if (o->form == HC_SIMGRID_CLUSTER && !cluster_ok) {
         rc = hc__error(HC_ERR_VALUE, "simgrid export: no exact cluster form: %s", why);
     } else if (cluster_ok) {
         write_cluster(xml, p, cl, wlat, wbw, o);
@@ -271,7 +271,7 @@ int sg_export(const hc_platform_t *p, const sg_export_opts_t *o, FILE *xml, FILE
             free(next);
         }
         if (form_out)
-            *form_out = SG_FORM_CLUSTER;
+            *form_out = HC_SIMGRID_CLUSTER;
     } else {
         /* Host names: sanitized node names, or n<i> when two collide. */
         int unique = 1;
@@ -286,7 +286,7 @@ int sg_export(const hc_platform_t *p, const sg_export_opts_t *o, FILE *xml, FILE
         for (uint32_t i = 0; hosts && i < P; i++)
             fprintf(hosts, "%s\n", names[i]);
         if (form_out)
-            *form_out = SG_FORM_MATRIX;
+            *form_out = HC_SIMGRID_MATRIX;
     }
     free(cl);
     free(wlat);
