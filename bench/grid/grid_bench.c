@@ -198,8 +198,9 @@ static double median_of(bench_t *b, int hetcoll, int reps)
 static double model_native(const bench_t *b, const int *cl, char *winner, size_t cap)
 {
     const hc_platform_t *pl = hc_comm_platform(b->hc);
-    hc_problem_t pb;
-    hc_matrix_t *C = NULL, *S = NULL;
+    hc_problem_t *pb = NULL;
+    hc_problem_spec_t sp;
+    hc_matrix_t *S = NULL;
     hc_schedule_t *s = NULL;
     double out = NAN;
     const char *algo = NULL;
@@ -209,38 +210,34 @@ static double model_native(const bench_t *b, const int *cl, char *winner, size_t
         for (int i = 0; i < b->P; i++)
             for (int j = 0; j < b->P; j++)
                 HC_AT(S, i, j) = (double)pair_bytes(b, i, j, cl);
-        if (hc_cost_sizes(pl, HC_MODEL_HOCKNEY, S, &C) != HC_OK)
-            goto done;
-        hc_problem_init(&pb, HC_COLL_ALLTOALL);
-        pb.sizes = S;
+        hc_problem_spec_init(&sp, HC_COLL_ALLTOALL);
+        sp.sizes = S;
         algo = "caterpillar";
     } else if (strcmp(b->kind, "bcast") == 0) {
-        if (hc_cost_uniform(pl, HC_MODEL_HOCKNEY, b->size, &C) != HC_OK)
-            return NAN;
-        hc_problem_init(&pb, HC_COLL_BCAST);
-        pb.msg_bytes = b->size;
+        hc_problem_spec_init(&sp, HC_COLL_BCAST);
+        sp.msg_bytes = b->size;
         algo = "binomial";
     } else {
         return NAN;
     }
-    pb.P = (uint32_t)b->P;
-    pb.costs = C;
-    pb.platform = pl;
-    if (hc_schedule_compute(&pb, algo, NULL, &s) == HC_OK)
+    sp.platform = pl; /* Hockney costs, as the MPI library sees the network */
+    if (hc_problem_create(&sp, &pb) != HC_OK)
+        goto done;
+    if (hc_schedule_compute(pb, algo, NULL, &s) == HC_OK)
         out = s->makespan;
-    if (winner && pb.coll == HC_COLL_ALLTOALL) {
+    if (winner && pb->coll == HC_COLL_ALLTOALL) {
         hc_schedule_t *a = NULL;
         hc_algo_opts_t o;
         hc_algo_opts_default(&o);
         o.time_limit_s = 0.05; /* as the runtime plans */
-        if (hc_schedule_compute(&pb, "auto", &o, &a) == HC_OK && a->note &&
+        if (hc_schedule_compute(pb, "auto", &o, &a) == HC_OK && a->note &&
             strncmp(a->note, "auto: ", 6) == 0)
             snprintf(winner, cap, "auto:%.*s", (int)strcspn(a->note + 6, " "), a->note + 6);
         hc_schedule_destroy(a);
     }
 done:
     hc_schedule_destroy(s);
-    hc_matrix_destroy(C);
+    hc_problem_destroy(pb);
     hc_matrix_destroy(S);
     return out;
 }

@@ -195,7 +195,7 @@ static int build_redistribute(const hc_problem_spec_t *s, built_t *b)
     uint32_t n1 = b->costs->rows, n2 = b->costs->cols, kmax = n1 < n2 ? n1 : n2;
     b->pb.n1 = n1;
     b->pb.n2 = n2;
-    b->pb.k = s->k == 0 ? kmax : s->k;
+    b->pb.k = s->k == 0 || s->k > kmax ? kmax : s->k; /* a step holds at most min(n1, n2) */
     b->pb.beta = s->beta >= 0 ? s->beta : beta;
     return HC_OK;
 }

@@ -20,142 +20,103 @@ typedef struct {
     int k;
 } plan_arg_t;
 
-/* ---- problems for the planner ---- */
+/* ---- problems for the planner: the library's builder (include/hetcoll/problem.h) ---- */
 
-/* The fields every planned problem shares. */
-static void problem_from(hc_problem_t *pb, hc_coll_t coll, const hc_comm_t *c,
-                         const hc_matrix_t *costs, uint64_t msg, uint32_t root)
+static void spec_from(hc_problem_spec_t *sp, hc_coll_t coll, const hc_comm_t *c, uint64_t msg,
+                      uint32_t root)
 {
-    hc_problem_init(pb, coll);
-    pb->P = (uint32_t)c->size;
-    pb->costs = costs;
-    pb->msg_bytes = msg;
-    pb->root = root;
-    pb->platform = c->platform;
-    pb->model = c->opts.model;
+    hc_problem_spec_init(sp, coll);
+    sp->platform = c->platform;
+    sp->model = c->opts.model;
+    sp->msg_bytes = msg;
+    sp->root = root;
 }
 
-static int build_alltoall(hc_comm_t *c, const void *va, hc_problem_t *pb, hc_matrix_t **costs,
-                          hc_matrix_t **sizes, uint32_t **members, uint32_t *n_members)
+/* P x P bytes: the gathered pair sizes, or msg for every pair. */
+static int pair_bytes(const hc_comm_t *c, const plan_arg_t *a, hc_matrix_t **out)
 {
-    const plan_arg_t *a = va;
     uint32_t P = (uint32_t)c->size;
-    (void)members;
-    (void)n_members;
-    int rc = hc_matrix_create(P, P, 0.0, sizes);
+    int rc = hc_matrix_create(P, P, 0.0, out);
     if (rc != HC_OK)
         return rc;
     for (uint32_t i = 0; i < P; i++)
         for (uint32_t j = 0; j < P; j++)
-            HC_AT(*sizes, i, j) =
+            HC_AT(*out, i, j) =
                 i == j ? 0.0 : (double)(a->bytes ? a->bytes[(size_t)i * P + j] : a->msg);
-    if ((rc = hc_cost_sizes(c->platform, c->opts.model, *sizes, costs)) != HC_OK)
-        return rc;
-    problem_from(pb, HC_COLL_ALLTOALL, c, *costs, 0, 0);
-    pb->sizes = *sizes;
     return HC_OK;
 }
 
-static int build_bcast(hc_comm_t *c, const void *va, hc_problem_t *pb, hc_matrix_t **costs,
-                       hc_matrix_t **sizes, uint32_t **members, uint32_t *n_members)
+static int build_alltoall(hc_comm_t *c, const void *va, hc_problem_t **pb, uint32_t **members,
+                          uint32_t *n_members)
 {
-    const plan_arg_t *a = va;
-    (void)sizes;
     (void)members;
     (void)n_members;
-    int rc = hc_cost_uniform(c->platform, c->opts.model, a->msg, costs);
+    hc_matrix_t *sizes = NULL;
+    int rc = pair_bytes(c, va, &sizes);
     if (rc != HC_OK)
         return rc;
-    problem_from(pb, HC_COLL_BCAST, c, *costs, a->msg, a->root);
-    return HC_OK;
+    hc_problem_spec_t sp;
+    spec_from(&sp, HC_COLL_ALLTOALL, c, 0, 0);
+    sp.sizes = sizes;
+    rc = hc_problem_create(&sp, pb);
+    hc_matrix_destroy(sizes);
+    return rc;
 }
 
-/* 003's model: node i needs t(i) to send its partial result; t(i) is its time to the root. */
-static int build_reduce(hc_comm_t *c, const void *va, hc_problem_t *pb, hc_matrix_t **costs,
-                        hc_matrix_t **sizes, uint32_t **members, uint32_t *n_members)
+static int build_bcast(hc_comm_t *c, const void *va, hc_problem_t **pb, uint32_t **members,
+                       uint32_t *n_members)
 {
     const plan_arg_t *a = va;
-    uint32_t P = (uint32_t)c->size;
-    (void)sizes;
     (void)members;
     (void)n_members;
-    int rc = hc_matrix_create(P, P, 0.0, costs);
-    if (rc != HC_OK)
-        return rc;
-    /* Without send times, "auto" and the *-pq algorithms get the sender-receiver costs
-     * p2p(i, j) (003 §7): a node's partial result is cheaper to send inside its cluster than to
-     * the root's, which the constant-row model cannot see (issue 8, grid benchmarks). */
-    const char *an = c->algo[HC_COLL_REDUCE];
-    size_t al = strlen(an);
-    int pair_costs = strcmp(an, "auto") == 0 || (al > 3 && strcmp(an + al - 3, "-pq") == 0);
-    for (uint32_t i = 0; i < P; i++) {
-        double t = hc_platform_send_time(c->platform, i);
-        int per_pair = t < 0 && pair_costs;
-        if (t < 0)
-            t = hc_cost_p2p(c->platform, c->opts.model, i, i == a->root ? (i + 1) % P : a->root,
-                            a->msg);
-        for (uint32_t j = 0; j < P; j++)
-            HC_AT(*costs, i, j) = i == j     ? 0.0
-                                  : per_pair ? hc_cost_p2p(c->platform, c->opts.model, i, j, a->msg)
-                                             : t;
-    }
-    problem_from(pb, HC_COLL_REDUCE, c, *costs, a->msg, a->root);
-    return HC_OK;
+    hc_problem_spec_t sp;
+    spec_from(&sp, HC_COLL_BCAST, c, a->msg, a->root);
+    return hc_problem_create(&sp, pb);
+}
+
+/* 003's model: node i needs t(i) to send its partial result; t(i) is its time to the root.
+ * Without send times, a selector (auto) and the sender-receiver algorithms (*-pq) get the
+ * sender-receiver costs p2p(i, j) (003 §7): a node's partial result is cheaper to send inside
+ * its cluster than to the root's, which the constant-row model cannot see. */
+static int build_reduce(hc_comm_t *c, const void *va, hc_problem_t **pb, uint32_t **members,
+                        uint32_t *n_members)
+{
+    const plan_arg_t *a = va;
+    (void)members;
+    (void)n_members;
+    hc_problem_spec_t sp;
+    spec_from(&sp, HC_COLL_REDUCE, c, a->msg, a->root);
+    const hc_algo_info_t *info = NULL;
+    if (hc_algo_find(HC_COLL_REDUCE, c->algo[HC_COLL_REDUCE], &info) == HC_OK)
+        sp.pair_costs = (info->flags & (HC_ALGO_PAIR_COSTS | HC_ALGO_SELECTOR)) != 0;
+    hc_error_clear();
+    return hc_problem_create(&sp, pb);
 }
 
 /* Senders form cluster 1, receivers cluster 2 (a rank may be in both); transfer times are the
- * bandwidth terms, the start-up beta the largest latency among the pairs. */
-static int build_redistribute(hc_comm_t *c, const void *va, hc_problem_t *pb, hc_matrix_t **costs,
-                              hc_matrix_t **sizes, uint32_t **members, uint32_t *n_members)
+ * bandwidth terms, the start-up beta the largest latency among the pairs (the builder's rule). */
+static int build_redistribute(hc_comm_t *c, const void *va, hc_problem_t **pb, uint32_t **members,
+                              uint32_t *n_members)
 {
     const plan_arg_t *a = va;
-    uint32_t P = (uint32_t)c->size, n1 = 0, n2 = 0;
-    uint32_t *m = malloc(sizeof *m * 2 * P);
-    if (!m)
-        return hc_error_set(HC_ERR_NOMEM, "out of memory planning a redistribution");
-    for (uint32_t i = 0; i < P; i++) {
-        int any = 0;
-        for (uint32_t j = 0; j < P; j++)
-            any |= i != j && a->bytes[(size_t)i * P + j] > 0;
-        if (any)
-            m[n1++] = i;
-    }
-    for (uint32_t j = 0; j < P; j++) {
-        int any = 0;
-        for (uint32_t i = 0; i < P; i++)
-            any |= i != j && a->bytes[(size_t)i * P + j] > 0;
-        if (any)
-            m[n1 + n2++] = j;
-    }
-    *members = m;
-    *n_members = n1 + n2;
-    int rc = hc_matrix_create(n1, n2, 0.0, costs);
-    if (rc == HC_OK)
-        rc = hc_matrix_create(n1, n2, 0.0, sizes);
+    hc_matrix_t *sizes = NULL;
+    int rc = pair_bytes(c, a, &sizes);
     if (rc != HC_OK)
         return rc;
-    double beta = 0.0;
-    for (uint32_t x = 0; x < n1; x++)
-        for (uint32_t y = 0; y < n2; y++) {
-            uint32_t i = m[x], j = m[n1 + y];
-            uint64_t b = i == j ? 0 : a->bytes[(size_t)i * P + j];
-            if (b == 0)
-                continue;
-            HC_AT(*sizes, x, y) = (double)b;
-            HC_AT(*costs, x, y) = (double)b / hc_platform_bandwidth(c->platform, i, j);
-            double L = hc_platform_latency(c->platform, i, j);
-            if (L > beta)
-                beta = L;
-        }
-    uint32_t kmax = n1 < n2 ? n1 : n2;
-    hc_problem_init(pb, HC_COLL_REDISTRIBUTE);
-    pb->P = n1 + n2;
-    pb->n1 = n1;
-    pb->n2 = n2;
-    pb->costs = *costs;
-    pb->sizes = *sizes;
-    pb->k = (a->k <= 0 || (uint32_t)a->k > kmax) ? kmax : (uint32_t)a->k;
-    pb->beta = beta;
+    hc_problem_spec_t sp;
+    spec_from(&sp, HC_COLL_REDISTRIBUTE, c, 0, 0);
+    sp.sizes = sizes;
+    sp.k = a->k <= 0 ? 0 : (uint32_t)a->k;
+    rc = hc_problem_create(&sp, pb);
+    hc_matrix_destroy(sizes);
+    if (rc != HC_OK)
+        return rc;
+    uint32_t n = (*pb)->n1 + (*pb)->n2;
+    *members = malloc(sizeof **members * (n ? n : 1));
+    if (!*members)
+        return hc_error_set(HC_ERR_NOMEM, "out of memory planning a redistribution");
+    memcpy(*members, hc_problem_nodes(*pb), sizeof **members * n);
+    *n_members = n;
     return HC_OK;
 }
 

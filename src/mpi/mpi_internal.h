@@ -141,9 +141,10 @@ typedef enum {
     HC__WHY_COUNT
 } hc__why_t;
 
-/* Build the problem for the planner (rank 0). The matrices are owned by the caller. */
-typedef int (*hc__build_fn)(hc_comm_t *c, const void *arg, hc_problem_t *pb, hc_matrix_t **costs,
-                            hc_matrix_t **sizes, uint32_t **members, uint32_t *n_members);
+/* Build the problem for the planner (rank 0) with hc_problem_create; the caller frees *pb with
+ * hc_problem_destroy and *members with free(). */
+typedef int (*hc__build_fn)(hc_comm_t *c, const void *arg, hc_problem_t **pb, uint32_t **members,
+                            uint32_t *n_members);
 
 /* What a collective call found in the cache. */
 typedef enum {

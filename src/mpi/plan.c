@@ -338,14 +338,12 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
                 "collectives",
                 hc_coll_name(coll), c->t_over, c->t_coll);
     } else if (c->rank == 0) {
-        hc_problem_t pb;
-        hc_matrix_t *costs = NULL, *sizes = NULL;
-        int rc = build(c, arg, &pb, &costs, &sizes, &members, &n_members);
+        hc_problem_t *pb = NULL;
+        int rc = build(c, arg, &pb, &members, &n_members);
         if (rc == HC_OK)
-            rc = plan_schedules(&pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched,
+            rc = plan_schedules(pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched,
                                 search_limit(c, forced));
-        hc_matrix_destroy(costs);
-        hc_matrix_destroy(sizes);
+        hc_problem_destroy(pb);
         if (rc != HC_OK) {
             err = hc__fail(hc__mpi_err(rc), "planning %s with %s on %d ranks failed: %s",
                            hc_coll_name(coll), algo, c->size, hc_error_detail());

@@ -18,9 +18,10 @@ static void help(FILE *f)
                "On builtin:grid5000 and builtin:gusto (or the given platforms), build a default\n"
                "problem for each collective and run EVERY registered algorithm on it (time\n"
                "limit 2 s): alltoall with a uniform message, bcast and reduce from root 0,\n"
-               "redistribute between the first two clusters (or the two halves of the nodes)\n"
-               "with MSG bytes per pair, rate = link bandwidth, k = min(4, n1, n2), beta = the\n"
-               "inter-cluster latency. Each schedule is validated and replayed by the\n"
+               "redistribute between the first two clusters (when both have two nodes or more;\n"
+               "else the two halves of the nodes) with MSG bytes per pair, rate = link\n"
+               "bandwidth, k = min(4, n1, n2), beta = the largest latency between the two\n"
+               "groups. Each schedule is validated and replayed by the\n"
                "simulator; one table is printed and one SVG per schedule is written to\n"
                "DIR/<platform>-<collective>-<algorithm>.svg. Exits 1 if any algorithm failed.\n\n"
                "Options:\n"
@@ -49,57 +50,40 @@ static void label_of(const char *spec, char *buf, size_t len)
         snprintf(buf, len, "platform");
 }
 
-/* The redistribution demo problem: cluster 0 -> cluster 1 of the platform, or the first half
- * of the nodes -> the second half when it has fewer than two clusters. */
+/* The redistribution demo problem: MSG bytes from every node of cluster 0 to every node of
+ * cluster 1 when both have at least two nodes, else from the first half of the nodes to the
+ * second half; built by the library (hc_problem_create: rate = link bandwidth, beta = the largest
+ * latency between the two groups), k = min(4, n1, n2). */
 static int build_redistribute(const hc_platform_t *plat, uint64_t msg, cli_problem_t *p)
 {
     uint32_t P = hc_platform_size(plat), n1 = 0, n2 = 0;
-    uint32_t *a = malloc((P ? P : 1) * sizeof *a), *b = malloc((P ? P : 1) * sizeof *b);
-    int rc = HC_ERR_NOMEM;
     memset(p, 0, sizeof *p);
-    if (!a || !b)
-        goto done;
-    if (hc_platform_cluster_count(plat) >= 2) {
-        for (uint32_t i = 0; i < P; i++) {
-            int32_t c = hc_platform_cluster_of(plat, i);
-            if (c == 0)
-                a[n1++] = i;
-            else if (c == 1)
-                b[n2++] = i;
-        }
-    } else {
-        for (uint32_t i = 0; i < P; i++) {
-            if (i < P / 2)
-                a[n1++] = i;
-            else
-                b[n2++] = i;
-        }
+    for (uint32_t i = 0; i < P; i++) {
+        int32_t c = hc_platform_cluster_of(plat, i);
+        n1 += c == 0;
+        n2 += c == 1;
     }
-    if (n1 == 0 || n2 == 0) {
-        rc = HC_ERR_UNSUPPORTED;
-        goto done;
-    }
-    if ((rc = hc_matrix_create(n1, n2, 0, &p->costs)) != HC_OK ||
-        (rc = hc_matrix_create(n1, n2, (double)msg, &p->sizes)) != HC_OK)
-        goto done;
-    for (uint32_t i = 0; i < n1; i++)
-        for (uint32_t j = 0; j < n2; j++)
-            HC_AT(p->costs, i, j) = (double)msg / hc_platform_bandwidth(plat, a[i], b[j]);
-    hc_problem_init(&p->pb, HC_COLL_REDISTRIBUTE);
-    p->pb.n1 = n1;
-    p->pb.n2 = n2;
-    p->pb.P = n1 + n2;
-    p->pb.k = n1 < n2 ? n1 : n2;
-    if (p->pb.k > 4)
-        p->pb.k = 4;
-    p->pb.beta = hc_platform_latency(plat, a[0], b[0]);
-    p->pb.costs = p->costs;
-    p->pb.sizes = p->sizes;
-    rc = hc_problem_check(&p->pb);
-done:
-    free(a);
-    free(b);
-    return rc;
+    int by_cluster = n1 >= 2 && n2 >= 2;
+    int rc = hc_matrix_create(P, P, 0, &p->sizes);
+    if (rc != HC_OK)
+        return rc;
+    n1 = n2 = 0;
+    for (uint32_t i = 0; i < P; i++)
+        for (uint32_t j = 0; j < P; j++) {
+            int from = by_cluster ? hc_platform_cluster_of(plat, i) == 0 : i < P / 2;
+            int to = by_cluster ? hc_platform_cluster_of(plat, j) == 1 : j >= P / 2;
+            if (from && to && i != j)
+                HC_AT(p->sizes, i, j) = (double)msg;
+        }
+    hc_problem_spec_t sp;
+    hc_problem_spec_init(&sp, HC_COLL_REDISTRIBUTE);
+    sp.platform = plat;
+    sp.sizes = p->sizes;
+    sp.k = 4;
+    if ((rc = hc_problem_create(&sp, &p->built)) != HC_OK)
+        return rc;
+    p->pb = *p->built;
+    return HC_OK;
 }
 
 static int algo_width = 11; /* widest algorithm name, set by cmd_demo */
