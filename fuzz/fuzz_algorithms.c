@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     hc_algo_opts_t o;
-    hc_algo_opts_default(&o);
+    hc_algo_opts_init(&o);
     o.time_limit_s = 0.002; /* searches stop early: many inputs per second */
     size_t n_coll = 0, pick;
     for (size_t a = 0; a < hc_algo_count(); a++)

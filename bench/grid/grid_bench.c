@@ -228,7 +228,7 @@ static double model_native(const bench_t *b, const int *cl, char *winner, size_t
     if (winner && pb->coll == HC_COLL_ALLTOALL) {
         hc_schedule_t *a = NULL;
         hc_algo_opts_t o;
-        hc_algo_opts_default(&o);
+        hc_algo_opts_init(&o);
         o.time_limit_s = 0.05; /* as the runtime plans */
         if (hc_schedule_compute(pb, "auto", &o, &a) == HC_OK && a->note &&
             strncmp(a->note, "auto: ", 6) == 0)
@@ -301,7 +301,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < b.P; i++)
             cl[i] = i < g1 ? 0 : i < g1 + g2 ? 1 : -1;
     hc_comm_opts_t o;
-    hc_comm_opts_default(&o);
+    hc_comm_opts_init(&o);
     o.verbose = getenv("HETCOLL_VERBOSE") && atoi(getenv("HETCOLL_VERBOSE")) > 0;
     char *list = malloc(strlen(ops) + 1);
     strcpy(list, ops);

@@ -12,10 +12,12 @@ extern "C" {
 #endif
 
 /* Options every algorithm receives; each reads what concerns it. Start from
- * hc_algo_opts_default. Pointers are borrowed. */
+ * hc_algo_opts_init. Pointers are borrowed. */
 typedef struct hc_algo_opts {
-    uint64_t seed;         /* randomised algorithms (default 1) */
-    double time_limit_s;   /* search algorithms; 0 = no limit (default) */
+    uint32_t struct_size; /* sizeof(hc_algo_opts_t), set by hc_algo_opts_init (docs/architecture.md,
+                             "ABI") */
+    uint64_t seed;        /* randomised algorithms (default 1) */
+    double time_limit_s;  /* search algorithms; 0 = no limit (default) */
     const uint32_t *order; /* reduce `ep`: send order (node ids), NULL = algorithm's own */
     uint32_t order_len;
     int hierarchy;          /* bcast: -1 auto (labels when the platform has clusters),
@@ -25,7 +27,9 @@ typedef struct hc_algo_opts {
     int verbose;            /* algorithms may fill schedule->note with more detail */
 } hc_algo_opts_t;
 
-void hc_algo_opts_default(hc_algo_opts_t *o);
+void hc_algo_opts_init(hc_algo_opts_t *o);
+/* The name before API 2. */
+#define hc_algo_opts_default hc_algo_opts_init
 
 typedef int (*hc_algo_fn)(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out);
 

@@ -26,6 +26,7 @@ typedef enum {
 } hc_forecast_metric_t;
 
 typedef struct hc_forecast_opts {
+    uint32_t struct_size; /* sizeof(hc_forecast_opts_t), set by hc_forecast_opts_init */
     hc_forecast_metric_t metric;
     double error_gain; /* EWMA gain of the error estimate, in (0, 1] */
 } hc_forecast_opts_t;

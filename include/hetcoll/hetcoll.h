@@ -4,9 +4,14 @@
 #define HETCOLL_H
 
 #define HETCOLL_VERSION_MAJOR 0
-#define HETCOLL_VERSION_MINOR 1
+#define HETCOLL_VERSION_MINOR 2
 #define HETCOLL_VERSION_PATCH 0
-#define HETCOLL_VERSION_STRING "0.1.0"
+#define HETCOLL_VERSION_STRING "0.2.0"
+
+/* The API level these headers describe: raised whenever a public declaration changes (a field,
+ * a function, a constant). Compare with hc_api_version() at run time (docs/architecture.md,
+ * "ABI"). */
+#define HC_API_VERSION 2
 
 #include "algo.h"
 #include "cost.h"
@@ -27,6 +32,9 @@ extern "C" {
 
 /* Library version string (may differ from the header's when linked dynamically). */
 const char *hc_version(void);
+/* The library's HC_API_VERSION: a program built with newer headers than the library it runs
+ * with sees a smaller number. */
+int hc_api_version(void);
 
 #ifdef __cplusplus
 }

@@ -33,6 +33,7 @@ typedef struct hc_comm hc_comm_t;
 typedef struct hc_comm_opts hc_comm_opts_t;
 
 struct hc_comm_opts {
+    uint32_t struct_size; /* sizeof(hc_comm_opts_t), set by hc_comm_opts_init */
     /* Algorithm per collective: "auto" (default), "native" (always the MPI library's own
      * collective) or a registry name (that schedule always, no measurement). The environment
      * variables HETCOLL_ALGO_ALLTOALL, HETCOLL_ALGO_BCAST, HETCOLL_ALGO_REDUCE and
@@ -61,7 +62,9 @@ struct hc_comm_opts {
 };
 
 /* Fill defaults. */
-void hc_comm_opts_default(hc_comm_opts_t *o);
+void hc_comm_opts_init(hc_comm_opts_t *o);
+/* The name before API 2. */
+#define hc_comm_opts_default hc_comm_opts_init
 
 /* Create a hetcoll communicator over the intracommunicator `comm` (duplicated internally).
  * `platform` NULL: load the spec in the environment variable HETCOLL_PLATFORM (file,

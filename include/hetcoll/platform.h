@@ -93,6 +93,7 @@ int hc_platform_set_gap_table(hc_platform_t *p, uint32_t i, uint32_t j, size_t n
 typedef enum { HC_SIMGRID_AUTO = 0, HC_SIMGRID_CLUSTER, HC_SIMGRID_MATRIX } hc_simgrid_form_t;
 
 typedef struct hc_simgrid_opts {
+    uint32_t struct_size; /* sizeof(hc_simgrid_opts_t), set by hc_simgrid_opts_init */
     /* AUTO: the cluster form when the platform has that structure exactly, else the matrix
      * form. */
     hc_simgrid_form_t form;
@@ -106,8 +107,11 @@ typedef struct hc_simgrid_opts {
     double backbone_bw;
 } hc_simgrid_opts_t;
 
+/* Defaults: AUTO form, FATPIPE inter-cluster links, no backbone. */
+void hc_simgrid_opts_init(hc_simgrid_opts_t *opts);
+
 /* Write p as a SimGrid platform (XML, version 4.1) to `xml` and, when `hosts` is not NULL, an
- * SMPI hostfile (one host name per line, node order: rank r = node r). opts NULL = all 0.
+ * SMPI hostfile (one host name per line, node order: rank r = node r). opts NULL = defaults.
  * *form_out (may be NULL) receives the form written. HC_ERR_VALUE with a detail when the
  * forced cluster form does not fit. The caller checks its streams' write errors. */
 int hc_platform_export_simgrid(const hc_platform_t *p, const hc_simgrid_opts_t *opts, FILE *xml,

@@ -25,6 +25,7 @@ extern "C" {
 #endif
 
 typedef struct hc_sim_opts {
+    uint32_t struct_size;   /* sizeof(hc_sim_opts_t), set by hc_sim_opts_init */
     double error_sigma;     /* each duration x max(error_floor, 1 + N(0, sigma)); 0 = exact */
     double error_floor;     /* default 0.01 */
     uint64_t seed;          /* error draws (default 1) */
@@ -33,7 +34,9 @@ typedef struct hc_sim_opts {
     double alpha;           /* TTCC switch cost, fraction of the mean edge time (default 0) */
 } hc_sim_opts_t;
 
-void hc_sim_opts_default(hc_sim_opts_t *o);
+void hc_sim_opts_init(hc_sim_opts_t *o);
+/* The name before API 2. */
+#define hc_sim_opts_default hc_sim_opts_init
 
 typedef struct hc_sim_result {
     double makespan;

@@ -49,7 +49,8 @@ typedef enum {
 } hc_cluster_variant_t;
 
 typedef struct hc_cluster_opts {
-    double rho; /* relative tolerance, finite, >= 0 (0.3 = 30%) */
+    uint32_t struct_size; /* sizeof(hc_cluster_opts_t), set by hc_cluster_opts_init */
+    double rho;           /* relative tolerance, finite, >= 0 (0.3 = 30%) */
     hc_cluster_metric_t metric;
     hc_cluster_variant_t variant;
 } hc_cluster_opts_t;

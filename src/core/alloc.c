@@ -147,3 +147,17 @@ int hc__read_file(const char *path, char **out, size_t *len)
         *len = n;
     return HC_OK;
 }
+
+int hc__opts_read(void *dst, size_t dst_size, const void *src, const char *what)
+{
+    uint32_t n;
+    memcpy(&n, src, sizeof n);
+    if (n < sizeof(uint32_t) + 1)
+        return hc__error(HC_ERR_INVAL, "%s: struct_size is %u: start from %.*s_init (ABI check)",
+                         what, n, (int)(strlen(what) - 2), what); /* hc_x_t -> hc_x_init */
+    uint32_t keep;
+    memcpy(&keep, dst, sizeof keep); /* the library's own size stays */
+    memcpy(dst, src, n < dst_size ? n : dst_size);
+    memcpy(dst, &keep, sizeof keep);
+    return HC_OK;
+}

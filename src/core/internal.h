@@ -35,6 +35,12 @@ uint64_t hc__max_input(void);
 #define HC__MAX_NODES_DEFAULT 16384u
 uint64_t hc__max_nodes(void);
 
+/* Read a caller's options struct (first member: uint32_t struct_size, set by its _init) over the
+ * defaults already in dst (dst_size bytes): at most min(struct_size, dst_size) bytes, so an
+ * older caller's smaller struct is never overrun and a newer one's extra fields are ignored.
+ * HC_ERR_INVAL naming `what` when struct_size is too small to be set (not initialised). */
+int hc__opts_read(void *dst, size_t dst_size, const void *src, const char *what);
+
 /* Grow *arr (of *cap elements of `size`) to hold at least `need`. */
 int hc__grow(void **arr, size_t *cap, size_t need, size_t size);
 

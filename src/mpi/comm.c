@@ -16,9 +16,10 @@
             return rc_;                                                                            \
     } while (0)
 
-void hc_comm_opts_default(hc_comm_opts_t *o)
+void hc_comm_opts_init(hc_comm_opts_t *o)
 {
     memset(o, 0, sizeof *o);
+    o->struct_size = (uint32_t)sizeof *o;
     o->algo_alltoall = o->algo_bcast = o->algo_reduce = o->algo_redistribute = "auto";
     o->model = HC_MODEL_HOCKNEY;
     o->cache_entries = 32;
@@ -228,14 +229,24 @@ int hc__comm_create(MPI_Comm comm, const hc_platform_t *platform, const uint32_t
     }
     c->comm = dup;
     c->flags = flags;
-    c->opts = *(opts ? opts : &(hc_comm_opts_t){0});
-    if (!opts)
-        hc_comm_opts_default(&c->opts);
+    /* the caller's options read up to its struct_size (docs/architecture.md, "ABI") */
+    hc_comm_opts_init(&c->opts);
+    int opts_ok = !opts || opts->struct_size > sizeof(uint32_t);
+    if (opts && opts_ok)
+        memcpy((char *)&c->opts + sizeof(uint32_t), (const char *)opts + sizeof(uint32_t),
+               (opts->struct_size < sizeof *opts ? opts->struct_size : sizeof *opts) -
+                   sizeof(uint32_t));
     MPI_Comm_rank(c->comm, &c->rank);
     c->size = size;
     c->last_predicted = NAN;
-    err =
-        resolve_options(c) == HC_OK ? MPI_SUCCESS : hc__fail(MPI_ERR_ARG, "%s", hc_error_detail());
+    if (!opts_ok)
+        err = hc__fail(MPI_ERR_ARG,
+                       "hc_comm_create: hc_comm_opts_t.struct_size is %u: start from "
+                       "hc_comm_opts_init",
+                       opts->struct_size);
+    else
+        err = resolve_options(c) == HC_OK ? MPI_SUCCESS
+                                          : hc__fail(MPI_ERR_ARG, "%s", hc_error_detail());
     hc_platform_t *loaded = NULL;
     const char *spec = getenv("HETCOLL_PLATFORM");
     int have = 1; /* this rank has its platform (else every rank probes) */

@@ -104,7 +104,7 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
                           uint32_t max, uint32_t *n_out, double limit)
 {
     hc_algo_opts_t o;
-    hc_algo_opts_default(&o);
+    hc_algo_opts_init(&o);
     o.time_limit_s = limit;
     *n_out = 0;
     if (strcmp(name, "auto") != 0) {

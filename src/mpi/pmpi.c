@@ -133,7 +133,7 @@ static int delete_state(MPI_Comm comm, int kv, void *attr, void *extra)
 static void configure(void)
 {
     depth++;
-    hc_comm_opts_default(&cfg.opts);
+    hc_comm_opts_init(&cfg.opts);
     cfg.verbose = (int)parse_int("HETCOLL_VERBOSE", 0, 1, 0);
     cfg.opts.verbose = cfg.verbose;
     cfg.intercept = D_ALL & ~D_ALLREDUCE;

@@ -42,6 +42,8 @@ void hc_cluster_opts_init(hc_cluster_opts_t *opts)
 {
     if (!opts)
         return;
+    memset(opts, 0, sizeof *opts);
+    opts->struct_size = (uint32_t)sizeof *opts;
     opts->rho = 0.3;
     opts->metric = HC_CLUSTER_LATENCY;
     opts->variant = HC_CLUSTER_GREEDY;
@@ -205,7 +207,7 @@ int hc_cluster_compute_matrix(uint32_t P, const double *dist, const hc_cluster_o
     hc_cluster_opts_t o;
     hc_cluster_opts_init(&o);
     if (opts)
-        o = *opts;
+        HC__TRY(hc__opts_read(&o, sizeof o, opts, "hc_cluster_opts_t"));
     if (P == 0 || !dist || !labels_out || !n_clusters)
         return hc__error(HC_ERR_INVAL, "cluster: P must be >= 1 and pointers non-NULL");
     HC__TRY(check_opts(&o));
@@ -235,7 +237,7 @@ int hc_cluster_compute(const hc_platform_t *p, const hc_cluster_opts_t *opts, in
     hc_cluster_opts_t o;
     hc_cluster_opts_init(&o);
     if (opts)
-        o = *opts;
+        HC__TRY(hc__opts_read(&o, sizeof o, opts, "hc_cluster_opts_t"));
     if (!p || !labels_out || !n_clusters)
         return hc__error(HC_ERR_INVAL, "hc_cluster_compute: NULL argument");
     HC__TRY(check_opts(&o));

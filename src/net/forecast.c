@@ -57,6 +57,8 @@ void hc_forecast_opts_init(hc_forecast_opts_t *opts)
 {
     if (!opts)
         return;
+    memset(opts, 0, sizeof *opts);
+    opts->struct_size = (uint32_t)sizeof *opts;
     opts->metric = HC_FORECAST_MSE;
     opts->error_gain = 0.1;
 }
@@ -92,7 +94,7 @@ int hc_forecaster_create(const hc_forecast_opts_t *opts, hc_forecaster_t **out)
     hc_forecast_opts_t o;
     hc_forecast_opts_init(&o);
     if (opts)
-        o = *opts;
+        HC__TRY(hc__opts_read(&o, sizeof o, opts, "hc_forecast_opts_t"));
     if (o.metric != HC_FORECAST_MSE && o.metric != HC_FORECAST_MAE)
         return hc__error(HC_ERR_VALUE, "forecast: unknown error metric %d", (int)o.metric);
     if (!(o.error_gain > 0 && o.error_gain <= 1))

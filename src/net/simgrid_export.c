@@ -230,14 +230,22 @@ static void write_matrix(FILE *f, const hc_platform_t *p, char (*names)[96])
     fprintf(f, "</zone>\n</platform>\n");
 }
 
+void hc_simgrid_opts_init(hc_simgrid_opts_t *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->struct_size = (uint32_t)sizeof *opts;
+}
+
 int hc_platform_export_simgrid(const hc_platform_t *p, const hc_simgrid_opts_t *o, FILE *xml,
                                FILE *hosts, hc_simgrid_form_t *form_out)
 {
-    hc_simgrid_opts_t def;
-    if (!o) {
-        memset(&def, 0, sizeof def);
-        o = &def;
-    }
+    hc_simgrid_opts_t def; /* the caller's options read up to its struct_size */
+    hc_simgrid_opts_init(&def);
+    if (o)
+        HC__TRY(hc__opts_read(&def, sizeof def, o, "hc_simgrid_opts_t"));
+    o = &def;
     if (o->backbone_bw < 0 || !isfinite(o->backbone_bw))
         return hc__error(HC_ERR_VALUE,
                          "simgrid export: backbone bandwidth must be finite and >= 0");

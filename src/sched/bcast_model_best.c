@@ -32,7 +32,7 @@ int hc__algo_bcast_model_best(const hc_problem_t *pb, const hc_algo_opts_t *opts
     if (opts)
         o = *opts;
     else
-        hc_algo_opts_default(&o);
+        hc_algo_opts_init(&o);
     o.segment_bytes = best.algo->segmented ? best.seg : 0;
     hc_schedule_t *s = NULL;
     int rc = hc__bcast_classic_schedule(pb, &o, best.algo, &s);

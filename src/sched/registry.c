@@ -53,9 +53,10 @@ int hc_algo_find(hc_coll_t coll, const char *name, const hc_algo_info_t **out)
                      name, names);
 }
 
-void hc_algo_opts_default(hc_algo_opts_t *o)
+void hc_algo_opts_init(hc_algo_opts_t *o)
 {
     memset(o, 0, sizeof *o);
+    o->struct_size = (uint32_t)sizeof *o;
     o->seed = 1;
     o->hierarchy = -1;
 }
@@ -67,11 +68,11 @@ int hc_schedule_compute(const hc_problem_t *pb, const char *algo, const hc_algo_
     const hc_algo_info_t *info;
     HC__TRY(hc_problem_check(pb));
     HC__TRY(hc_algo_find(pb->coll, algo, &info));
-    hc_algo_opts_t defaults;
-    if (!opts) {
-        hc_algo_opts_default(&defaults);
-        opts = &defaults;
-    }
+    hc_algo_opts_t o; /* the caller's options read up to its struct_size */
+    hc_algo_opts_init(&o);
+    if (opts)
+        HC__TRY(hc__opts_read(&o, sizeof o, opts, "hc_algo_opts_t"));
+    opts = &o;
     hc_schedule_t *s = NULL;
     int rc = info->fn(pb, opts, &s);
     if (rc != HC_OK) {
@@ -98,4 +99,9 @@ int hc_schedule_compute(const hc_problem_t *pb, const char *algo, const hc_algo_
 const char *hc_version(void)
 {
     return HETCOLL_VERSION_STRING;
+}
+
+int hc_api_version(void)
+{
+    return HC_API_VERSION;
 }

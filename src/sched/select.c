@@ -44,7 +44,7 @@ int hc__select_best(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_sched
         if (opts)
             o = *opts;
         else
-            hc_algo_opts_default(&o);
+            hc_algo_opts_init(&o);
         if ((a->flags & HC_ALGO_EXACT) && pb->P > a->auto_max_nodes &&
             !(o.time_limit_s <= HC__AUTO_EXACT_S))
             o.time_limit_s = HC__AUTO_EXACT_S;

@@ -36,9 +36,10 @@
 
 #include "sim_internal.h"
 
-void hc_sim_opts_default(hc_sim_opts_t *o)
+void hc_sim_opts_init(hc_sim_opts_t *o)
 {
     memset(o, 0, sizeof *o);
+    o->struct_size = (uint32_t)sizeof *o;
     o->error_sigma = 0;
     o->error_floor = 0.01;
     o->seed = 1;
@@ -522,11 +523,11 @@ int hc_simulate(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_
     *out = NULL;
     if (!s || !truth)
         return hc__error(HC_ERR_INVAL, "simulate: NULL schedule or problem");
-    hc_sim_opts_t defaults;
-    if (!opts) {
-        hc_sim_opts_default(&defaults);
-        opts = &defaults;
-    }
+    hc_sim_opts_t o; /* the caller's options read up to its struct_size */
+    hc_sim_opts_init(&o);
+    if (opts)
+        HC__TRY(hc__opts_read(&o, sizeof o, opts, "hc_sim_opts_t"));
+    opts = &o;
     HC__TRY(check_inputs(s, truth, opts));
     if (s->parent2)
         return hc__simulate_ttcc(s, truth, opts, out);

@@ -11,7 +11,7 @@ int hc__simulate_ttcc(const hc_schedule_t *s, const hc_problem_t *truth, const h
     *out = NULL;
     hc_sim_opts_t def;
     if (!opts) {
-        hc_sim_opts_default(&def);
+        hc_sim_opts_init(&def);
         opts = &def;
     }
     if (truth->P != s->P)

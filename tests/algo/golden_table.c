@@ -139,7 +139,7 @@ static void row(const hc_algo_info_t *info, const fixture_t *f, const variant_t 
                 size_t cap)
 {
     hc_algo_opts_t o;
-    hc_algo_opts_default(&o);
+    hc_algo_opts_init(&o);
     uint32_t buf[FX_MAX_P];
     v->set(f, &o, buf);
     hc_schedule_t *s = NULL;

@@ -261,7 +261,7 @@ static void test_zero_cost_and_replay(void **state)
         for (size_t a = 0; a < N_MY; a++) {
             hc_schedule_t *s = NULL;
             hc_algo_opts_t o;
-            hc_algo_opts_default(&o);
+            hc_algo_opts_init(&o);
             o.seed = (uint64_t)trial + 1;
             assert_int_equal(hc_schedule_compute(&pb, my_algos[a], &o, &s), HC_OK);
             assert_int_equal(s->n_events, want);
@@ -314,7 +314,7 @@ static void test_auto_is_min(void **state)
         pb.P = P;
         pb.costs = c;
         hc_algo_opts_t o;
-        hc_algo_opts_default(&o);
+        hc_algo_opts_init(&o);
         o.seed = (uint64_t)trial;
         double best = INFINITY;
         for (size_t k = 0; k < sizeof cands / sizeof cands[0]; k++) {
@@ -348,7 +348,7 @@ static void test_openshop_lb_deterministic(void **state)
     pb.P = 30;
     pb.costs = c;
     hc_algo_opts_t o;
-    hc_algo_opts_default(&o);
+    hc_algo_opts_init(&o);
     o.seed = 3;
     hc_schedule_t *a = NULL, *b = NULL;
     assert_int_equal(hc_schedule_compute(&pb, "openshop-lb", &o, &a), HC_OK);

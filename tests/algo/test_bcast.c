@@ -29,7 +29,7 @@ static int close_rel(double a, double b, double rel)
 static double sim_makespan(const hc_schedule_t *s, const hc_problem_t *pb, double alpha)
 {
     hc_sim_opts_t o;
-    hc_sim_opts_default(&o);
+    hc_sim_opts_init(&o);
     o.alpha = alpha;
     hc_sim_result_t *r = NULL;
     int rc = hc_simulate(s, pb, &o, &r);
@@ -108,7 +108,7 @@ static void test_all_bcast_algorithms(void **state)
     hc_rng_t rng;
     hc_rng_seed(&rng, 42);
     hc_algo_opts_t opts;
-    hc_algo_opts_default(&opts);
+    hc_algo_opts_init(&opts);
     static const uint32_t Ps[] = {2, 3, 7, 16, 33};
     for (size_t q = 0; q < sizeof Ps / sizeof *Ps; q++) {
         uint32_t P = Ps[q];
@@ -213,7 +213,7 @@ static void test_oracle_gap(void **state)
     double gap_sum[NA] = {0}, gap_max[NA] = {0};
     int n_opt[NA] = {0}, trials = 0;
     hc_algo_opts_t opts;
-    hc_algo_opts_default(&opts);
+    hc_algo_opts_init(&opts);
     for (uint32_t n = 2; n <= 7; n++) {
         for (int t = 0; t < (n <= 5 ? 40 : 12); t++) {
             hc_matrix_t *m = random_costs(&rng, n, 1e-3, 1.0);
@@ -263,7 +263,7 @@ static void test_ttcc_never_worse(void **state)
     hc_rng_t rng;
     hc_rng_seed(&rng, 11);
     hc_algo_opts_t opts;
-    hc_algo_opts_default(&opts);
+    hc_algo_opts_init(&opts);
     int better = 0, total = 0;
     for (int t = 0; t < 60; t++) {
         uint32_t P = 3 + (uint32_t)hc_rng_below(&rng, 40);
@@ -311,7 +311,7 @@ static void test_model_vs_simulator(void **state)
     static const uint32_t Ps[] = {2, 4, 7, 8, 16, 31};
     static const double lats[] = {1e-9, 5e-5};
     hc_algo_opts_t opts;
-    hc_algo_opts_default(&opts);
+    hc_algo_opts_init(&opts);
     printf("# %-20s %4s %9s %12s %12s %12s\n", "algorithm", "P", "L", "table1", "1-port pred",
            "simulated");
     for (size_t li = 0; li < 2; li++)
@@ -416,7 +416,7 @@ static void test_grid5000_plogp(void **state)
     pb.platform = plat;
     pb.model = HC_MODEL_PLOGP;
     hc_algo_opts_t opts;
-    hc_algo_opts_default(&opts);
+    hc_algo_opts_init(&opts);
     hc_schedule_t *bi = run_checked(&pb, "binomial", &opts, "grid5000 plogp");
     hc_schedule_t *h = run_checked(&pb, "hier-auto", &opts, "grid5000 plogp");
     printf("# grid5000 1 MiB pLogP: binomial %.6g s, hier-auto %.6g s, ratio %.3f\n", bi->makespan,
@@ -461,9 +461,9 @@ static void test_hierarchy(void **state)
         pb.platform = plat;
         pb.root = (uint32_t)hc_rng_below(&rng, P);
         hc_algo_opts_t on, off;
-        hc_algo_opts_default(&on);
+        hc_algo_opts_init(&on);
         on.hierarchy = 1;
-        hc_algo_opts_default(&off);
+        hc_algo_opts_init(&off);
         off.hierarchy = 0;
         double best = INFINITY;
         for (size_t r = 0; r < sizeof rules / sizeof *rules; r++) {
@@ -492,7 +492,7 @@ static void test_hierarchy(void **state)
     pb.costs = c;
     pb.msg_bytes = 100;
     hc_algo_opts_t on;
-    hc_algo_opts_default(&on);
+    hc_algo_opts_init(&on);
     on.hierarchy = 1;
     hc_schedule_t *s = NULL;
     assert_int_equal(hc_schedule_compute(&pb, "ecef", &on, &s),
@@ -532,7 +532,7 @@ static void test_ttcc_replay_semantics(void **state)
     hc_schedule_finish(s);
     assert_true(close_rel(s->makespan, 3, 1e-12));
     hc_sim_opts_t o;
-    hc_sim_opts_default(&o);
+    hc_sim_opts_init(&o);
     hc_sim_result_t *r = NULL;
     assert_int_equal(hc_simulate(s, &pb, &o, &r), HC_OK);
     assert_true(close_rel(r->makespan, 3, 1e-12));

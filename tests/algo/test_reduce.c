@@ -227,7 +227,7 @@ static void test_bnb_equals_oracle(void **state)
             d[k] = in.t[order[k]];
         double want = fig3_ep(in.pb.P, d, m, st);
         hc_algo_opts_t o;
-        hc_algo_opts_default(&o);
+        hc_algo_opts_init(&o);
         o.order = order;
         o.order_len = m;
         double ep = run(&in, "ep", &o, NULL);
@@ -249,7 +249,7 @@ static void test_every_algo_validates(void **state)
         inst_random(&in, &r, 2, 20);
         for (size_t a = 0; a < N_ALGOS; a++) {
             hc_algo_opts_t o;
-            hc_algo_opts_default(&o);
+            hc_algo_opts_init(&o);
             o.time_limit_s = 0.1; /* bounded runtime on the larger instances */
             run(&in, ALGOS[a], &o, NULL);
         }
@@ -429,7 +429,7 @@ static void test_errors(void **state)
     }
     HC_AT(in.costs, 2, 3) = 3;
     hc_algo_opts_t o;
-    hc_algo_opts_default(&o);
+    hc_algo_opts_init(&o);
     uint32_t bad1[3] = {1, 2, 2}, bad2[3] = {0, 1, 2}, bad3[2] = {1, 2}, bad4[3] = {1, 2, 7};
     const uint32_t *bads[4] = {bad1, bad2, bad3, bad4};
     uint32_t lens[4] = {3, 3, 2, 3};
@@ -456,7 +456,7 @@ static void test_time_limit(void **state)
     inst_t in;
     inst_make(&in, 32, t, 0);
     hc_algo_opts_t o;
-    hc_algo_opts_default(&o);
+    hc_algo_opts_init(&o);
     o.time_limit_s = 0.2;
     hc_schedule_t *s = NULL;
     run(&in, "bnb", &o, &s);
@@ -597,7 +597,7 @@ static void test_pq_constant_rows(void **state)
     assert_int_equal(hc_schedule_compute(&in.pb, "bnb-pq", NULL, &s), HC_ERR_UNSUPPORTED);
     assert_null(s);
     hc_algo_opts_t o;
-    hc_algo_opts_default(&o);
+    hc_algo_opts_init(&o);
     o.time_limit_s = 0.2;
     run(&in, "bnb-pq", &o, &s);
     assert_true(s->search.best_lower_bound <= s->makespan * (1 + 1e-12));

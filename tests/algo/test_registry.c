@@ -79,7 +79,7 @@ static int in_list(const char *list, const char *name)
 static int check_one(const hc_algo_info_t *info, const fixture_t *f)
 {
     hc_algo_opts_t opts;
-    hc_algo_opts_default(&opts);
+    hc_algo_opts_init(&opts);
     opts.time_limit_s = 2;
     hc_schedule_t *s = NULL;
     int rc = hc_schedule_compute(&f->pb, info->name, &opts, &s);

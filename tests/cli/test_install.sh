@@ -43,10 +43,19 @@ out=$("$tmp/a")
 if nm -D --defined-only "$tmp/prefix/lib/libhetcoll.so" | grep -q ' hc__'; then
     echo "libhetcoll.so exports internal hc__ symbols"; exit 1
 fi
+# The exported symbols are the recorded ABI (cmake/hetcoll.abi): none lost, none added silently.
+src=$(cd "$(dirname "$0")/../.." && pwd)
+nm -D --defined-only "$tmp/prefix/lib/libhetcoll.so" | awk '$2 ~ /[TDBR]/ {print $3}' | sort >"$tmp/abi"
+grep -v '^#' "$src/cmake/hetcoll.abi" | sort >"$tmp/abi.want"
+if ! cmp -s "$tmp/abi" "$tmp/abi.want"; then
+    echo "exported symbols differ from cmake/hetcoll.abi (< library, > recorded):"
+    diff "$tmp/abi" "$tmp/abi.want" | grep '^[<>]' | head -20
+    exit 1
+fi
 cat >"$tmp/CMakeLists.txt" <<'CM'
 cmake_minimum_required(VERSION 3.20)
 project(consumer C)
-find_package(hetcoll 0.1 REQUIRED)
+find_package(hetcoll 0.2 REQUIRED)
 add_executable(b main.c)
 target_link_libraries(b hetcoll::hetcoll)
 CM
@@ -56,7 +65,6 @@ out=$(LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/b/b")
 [ "$out" = "ok caterpillar 5" ] || { echo "CMake consumer printed '$out'"; exit 1; }
 # The CLI from the public API alone: its sources against the installed headers and shared library
 # (no src/ on the include path, no static library), then the CLI test scripts on that binary.
-src=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck disable=SC2046
 cc -std=c11 -Wall -Wextra -Werror -DHC_SOURCE_DIR="\"$src\"" -I"$src/tools/hetcoll" \
     "$src"/tools/hetcoll/*.c $(pkg-config --cflags --libs hetcoll) -lm \
@@ -71,4 +79,4 @@ done
 # The installed CLI finds its library next to it.
 "$tmp/prefix/bin/hetcoll" algorithms >/dev/null || { echo "the installed hetcoll does not run"; exit 1; }
 for t in test_golden test_pipeline test_bad_input; do echo "$t (installed library): $(tail -n1 "$tmp/$t.log")"; done
-echo "install: 4 passed, 0 failed"
+echo "install: 5 passed, 0 failed"

@@ -958,7 +958,7 @@ static void run_case(long index, comms_t *cs, MPI_Comm self)
             names[n_names++] = hc_algo_get(a)->name;
     const char *algo = names[below(&r, (uint64_t)n_names)];
     hc_comm_opts_t o;
-    hc_comm_opts_default(&o);
+    hc_comm_opts_init(&o);
     algo_field(&o, c.coll, algo);
     o.plan_after = 1 + (unsigned)below(&r, 3);
     o.tune_trials = (unsigned)below(&r, 4);

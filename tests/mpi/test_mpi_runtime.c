@@ -40,7 +40,7 @@ static hc_comm_t *make_comm(uint64_t seed, hc_coll_t coll, const char *algo)
 {
     hc_platform_t *p = random_platform(seed);
     hc_comm_opts_t o;
-    hc_comm_opts_default(&o);
+    hc_comm_opts_init(&o);
     o.verbose = getenv("HC_TEST_VERBOSE") != NULL;
     if (algo) {
         if (coll == HC_COLL_ALLTOALL)
@@ -578,7 +578,7 @@ static void test_bcast_whole_relay(void **state)
     hc_platform_t *p;
     assert_int_equal(hc_platform_load("random:grid:clusters=3:nodes=3:seed=424253", &p), HC_OK);
     hc_comm_opts_t o;
-    hc_comm_opts_default(&o);
+    hc_comm_opts_init(&o);
     o.algo_bcast = "fef";
     hc_comm_t *c = NULL;
     assert_int_equal(hc_comm_create(MPI_COMM_WORLD, p, &o, &c), MPI_SUCCESS);
@@ -750,7 +750,7 @@ static void test_plogp_plan_matches_cli(void **state)
     hc_platform_t *p;
     assert_int_equal(hc_platform_load(HC_TEST_DATA "/platform_gaps.json", &p), HC_OK);
     hc_comm_opts_t o;
-    hc_comm_opts_default(&o);
+    hc_comm_opts_init(&o);
     o.model = HC_MODEL_PLOGP;
     o.algo_bcast = "ecef";
     hc_comm_t *c;

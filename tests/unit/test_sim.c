@@ -85,7 +85,7 @@ static void test_alltoall(void **state)
     /* slowdown: node 2 twice as slow: every event of node 2 doubles */
     double slow[3] = {1, 1, 2};
     hc_sim_opts_t o;
-    hc_sim_opts_default(&o);
+    hc_sim_opts_init(&o);
     assert_true(o.error_floor == 0.01 && o.seed == 1 && o.error_sigma == 0);
     o.slowdown = slow;
     r = sim(s, &pb, &o);
@@ -124,7 +124,7 @@ static void test_errors(void **state)
     }
     hc_schedule_finish(s);
     hc_sim_opts_t o;
-    hc_sim_opts_default(&o);
+    hc_sim_opts_init(&o);
     o.error_sigma = 0.3;
     o.seed = 42;
     hc_sim_result_t *a = sim(s, &pb, &o), *b = sim(s, &pb, &o);
@@ -303,7 +303,7 @@ static void test_reduce(void **state)
     /* half-duplex: node 3 slowed by 2 holds the root until 6 */
     double slow[4] = {1, 1, 1, 2};
     hc_sim_opts_t o;
-    hc_sim_opts_default(&o);
+    hc_sim_opts_init(&o);
     o.slowdown = slow;
     r = sim(s, &pb, &o);
     expect_times(r, 1, 0, 6);
@@ -371,7 +371,7 @@ static void test_redistribute(void **state)
     c->v[0] = 3;
     double slow[4] = {1, 1, 1, 3};
     hc_sim_opts_t o;
-    hc_sim_opts_default(&o);
+    hc_sim_opts_init(&o);
     o.slowdown = slow;
     r = sim(s, &pb, &o);
     expect_times(r, 1, 0.5, 3.5);

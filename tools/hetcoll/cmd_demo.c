@@ -116,7 +116,7 @@ static void run_one(const char *plat, const char *dir, const cli_problem_t *p,
                     const hc_algo_info_t *info, totals_t *tot)
 {
     hc_algo_opts_t opts;
-    hc_algo_opts_default(&opts);
+    hc_algo_opts_init(&opts);
     opts.time_limit_s = 2;
     hc_schedule_t *s = NULL;
     char status[600];
@@ -137,7 +137,7 @@ static void run_one(const char *plat, const char *dir, const cli_problem_t *p,
         snprintf(status, sizeof status, "yes");
     }
     hc_sim_opts_t so;
-    hc_sim_opts_default(&so);
+    hc_sim_opts_init(&so);
     hc_sim_result_t *r = NULL;
     int sst = hc_simulate(s, &p->pb, &so, &r);
     if (sst == HC_OK) {

@@ -138,7 +138,7 @@ int cmd_platform(int argc, char **argv)
     const char *cmd = "platform";
     const char *output = NULL, *sg_xml = NULL, *sg_hosts = NULL, *platform_opt = NULL;
     hc_simgrid_opts_t sg;
-    memset(&sg, 0, sizeof sg);
+    hc_simgrid_opts_init(&sg);
     int c;
     optind = 1;
     opterr = 0;

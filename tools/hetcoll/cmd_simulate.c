@@ -203,7 +203,7 @@ int cmd_simulate(int argc, char **argv)
         }
     }
     hc_sim_opts_t so;
-    hc_sim_opts_default(&so);
+    hc_sim_opts_init(&so);
     so.error_sigma = sigma;
     if (o.have_seed)
         so.seed = o.algo.seed;

@@ -205,7 +205,7 @@ int exp_alltoall_main(int argc, char **argv)
                 pb.costs = costs;
                 pb.sizes = sizes;
                 hc_algo_opts_t o;
-                hc_algo_opts_default(&o);
+                hc_algo_opts_init(&o);
                 o.seed = t + 1;
                 for (size_t a = 0; a < na && rc == CLI_OK; a++) {
                     hc_schedule_t *s = NULL;

@@ -92,7 +92,7 @@ static int one(hc_rng_t *r, uint32_t n, uint32_t K, double limit, cell_t *c)
     pb.costs = m;
     pb.root = root;
     hc_algo_opts_t o;
-    hc_algo_opts_default(&o);
+    hc_algo_opts_init(&o);
     o.time_limit_s = limit;
     hc_schedule_t *b = NULL, *s = NULL;
     double t0 = now_s();

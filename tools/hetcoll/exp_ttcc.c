@@ -44,14 +44,14 @@ static int plan_and_replay(const hc_problem_t *plan, const hc_problem_t *truth, 
                            double alpha, double *t)
 {
     hc_algo_opts_t o;
-    hc_algo_opts_default(&o);
+    hc_algo_opts_init(&o);
     o.alpha = alpha;
     hc_schedule_t *s = NULL;
     int rc = hc_schedule_compute(plan, algo, &o, &s);
     hc_sim_result_t *r = NULL;
     if (rc == HC_OK) {
         hc_sim_opts_t so;
-        hc_sim_opts_default(&so);
+        hc_sim_opts_init(&so);
         so.alpha = alpha;
         rc = hc_simulate(s, truth, &so, &r);
     }

@@ -26,7 +26,7 @@ void cli_popts_init(cli_popts_t *o)
 {
     memset(o, 0, sizeof *o);
     o->model = HC_MODEL_HOCKNEY;
-    hc_algo_opts_default(&o->algo);
+    hc_algo_opts_init(&o->algo);
     /* Searches (bnb) stop after 10 s by default and report the best schedule and bound found:
      * a command must end (issue 17); --time-limit 0 lifts the limit. */
     o->algo.time_limit_s = 10;
