@@ -53,8 +53,8 @@ ROWS=$(cat <<'TABLE'
 1|costs_4x5.txt|schedule alltoall --platform builtin:gusto --sizes @T@/data/bad/costs_4x5.txt
 1|sizes_fraction.txt|schedule redistribute --traffic @T@/data/bad/sizes_fraction.txt --k 1 --speed 1e6 --beta 1 --algo ggp
 1|t(1)|schedule reduce --times 1,0,2 --algo snf
-2|12XB|schedule alltoall --platform builtin:gusto --msg 12XB
-2|-1|schedule alltoall --platform builtin:gusto --msg -1
+1|12XB|schedule alltoall --platform builtin:gusto --msg 12XB
+1|-1|schedule alltoall --platform builtin:gusto --msg -1
 2|--bogus|schedule alltoall --costs @T@/data/cli_costs4.txt --bogus
 2|--bogus|validate --bogus
 2|--bogus|simulate --bogus
@@ -65,20 +65,20 @@ ROWS=$(cat <<'TABLE'
 2|needs an argument|schedule alltoall --costs
 2|nosuchcmd|nosuchcmd
 2|broadcast|schedule broadcast --platform builtin:gusto --msg 1KiB
-2|yaml|schedule alltoall --costs @T@/data/cli_costs4.txt --format yaml
+1|yaml|schedule alltoall --costs @T@/data/cli_costs4.txt --format yaml
 2|--msg|schedule alltoall --platform builtin:gusto
 2|--schedule|validate
-2|--slow|simulate --schedule x.json --costs @T@/data/cli_costs4.txt --slow 3
-2|--error-sigma|simulate --schedule x.json --costs @T@/data/cli_costs4.txt --error-sigma -1
-2|--root|schedule bcast --platform builtin:gusto --msg 1KiB --algo flat --root x
+1|--slow|simulate --schedule x.json --costs @T@/data/cli_costs4.txt --slow 3
+1|--error-sigma|simulate --schedule x.json --costs @T@/data/cli_costs4.txt --error-sigma -1
+1|--root|schedule bcast --platform builtin:gusto --msg 1KiB --algo flat --root x
 2|--beta|schedule redistribute --traffic @T@/cli/data/traffic3x2.txt --k 1 --speed 1e6 --algo ggp
 2|--k|schedule redistribute --times @T@/cli/data/traffic3x2.txt --beta 1 --algo ggp
 2|frobnicate|platform frobnicate builtin:gusto
 1|root|schedule bcast --platform builtin:gusto --msg 1KiB --algo flat --root 99
 1|sent twice|validate --schedule @T@/cli/data/schedule_overlap.json
 1|at least 2 nodes|schedule reduce --times 5 --algo snf
-2|1,nan|schedule reduce --times 1,nan --algo snf
-2|1,inf|schedule reduce --times 1,inf --algo snf
+1|1,nan|schedule reduce --times 1,nan --algo snf
+1|1,inf|schedule reduce --times 1,inf --algo snf
 1|sent twice|validate --schedule @T@/cli/data/schedule_overlap.json --costs @T@/cli/data/costs2.txt
 1|nodes|validate --schedule @T@/cli/data/schedule_overlap.json --costs @T@/data/cli_costs4.txt
 1|cannot create|schedule alltoall --costs @T@/data/cli_costs4.txt -o /nonexistent-dir/out.json

@@ -76,8 +76,8 @@ printf '1.7e308\n1.7e308\n' >"$T/huge_series.txt"
 # 1. undefined behaviour (checked casts)
 row 1 "field 'timestamp'" -- "$H" platform show "dir:max-age=1:$T/dir_far.json"
 row 1 "field 'timestamp'" -- "$H" platform show "dir:max-age=1:$T/dir_neg.json"
-row 2 "--order" -- "$H" schedule reduce --algo ep --times 1,2 --order 1e30,2
-row 2 "--procs" -- "$H" experiment alltoall --procs 1e30 --trials 1 --out "$T/x"
+row 1 "--order" -- "$H" schedule reduce --algo ep --times 1,2 --order 1e30,2
+row 1 "--procs" -- "$H" experiment alltoall --procs 1e30 --trials 1 --out "$T/x"
 # 2. lost output
 row 1 "/dev/full: write failed" -- "$H" platform export builtin:gusto -o /dev/full
 row 1 "/dev/full: write failed" -- "$H" platform export builtin:gusto --simgrid /dev/full
@@ -92,16 +92,16 @@ row 1 "NUL byte" -- "$H" platform show /dev/zero
 row 1 "NUL byte" -- "$H" schedule alltoall --platform builtin:gusto --sizes /dev/zero --algo caterpillar
 row 1 "NUL byte" -- "$H" validate --schedule /dev/zero
 row 1 "NUL byte" -- "$H" platform show dir:/dev/zero
-row 2 "at most 100000 values" -- "$H" experiment alltoall --procs 2..10000001 --trials 1 --out "$T/x"
-row 2 "at most 2048" -- "$H" schedule reduce --algo ep --times 1..20000
+row 1 "at most 100000 values" -- "$H" experiment alltoall --procs 2..10000001 --trials 1 --out "$T/x"
+row 1 "at most 2048" -- "$H" schedule reduce --algo ep --times 1..20000
 # 5. silent truncation and coercion
 row 1 "NUL byte" -- "$H" platform show "$T/nul.json"
 row 1 "longer than 4095 bytes" -- "$H" forecast --series "$T/longline.txt"
-row 2 "whole number of bytes" -- "$H" schedule bcast --platform builtin:gusto --msg 0.4 --algo binomial
-row 2 "whole number of bytes" -- "$H" schedule bcast --platform builtin:gusto --msg 0x10 --algo binomial
+row 1 "whole number of bytes" -- "$H" schedule bcast --platform builtin:gusto --msg 0.4 --algo binomial
+row 1 "whole number of bytes" -- "$H" schedule bcast --platform builtin:gusto --msg 0x10 --algo binomial
 row 1 "larger than 2^53" -- "$H" schedule alltoall --platform builtin:gusto --sizes "$T/big_size.txt" --algo caterpillar
 row 1 "in the future" -- "$H" platform show "dir:max-age=60:$T/dir_future.json"
-row 2 "FACTOR <= 1e6" -- "$H" simulate --schedule "$T/s20k.json" --slow 1:1e308
+row 1 "FACTOR <= 1e6" -- "$H" simulate --schedule "$T/s20k.json" --slow 1:1e308
 row 1 "out of range" -- "$H" forecast --series "$T/huge_series.txt"
 # 6. clearer errors
 row 1 "is a directory" -- "$H" platform show "$T/adir"

@@ -49,12 +49,12 @@ check "forecast --synthetic" $?
 printf '1.0\n2.0\nabc\n' > "$W/bad.txt"
 expect 1 "bad.txt:3" forecast --series "$W/bad.txt"
 expect 1 "no values" forecast --series /dev/null
-expect 2 "valid are constant" forecast --synthetic nosuch
+expect 1 "valid are constant" forecast --synthetic nosuch
 expect 2 "exactly one" forecast
-expect 2 "mse, mae" forecast --synthetic noisy --error rmse
-expect 2 "rho" cluster --platform builtin:gusto --rho -1
-expect 2 "latency, bandwidth" cluster --platform builtin:gusto --metric hops
-expect 2 "greedy, all-pairs" cluster --platform builtin:gusto --variant x
+expect 1 "mse, mae" forecast --synthetic noisy --error rmse
+expect 1 "rho" cluster --platform builtin:gusto --rho -1
+expect 1 "latency, bandwidth" cluster --platform builtin:gusto --metric hops
+expect 1 "greedy, all-pairs" cluster --platform builtin:gusto --variant x
 expect 2 "missing --platform" cluster
 expect 1 "nosuch" cluster --platform builtin:nosuch
 expect 1 "nonexistent" cluster --platform dir:/nonexistent/dir.json

@@ -68,6 +68,19 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return CLI_USAGE;
 }
 
+int cli_value_error(const char *cmd, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "hetcoll %s: ", cmd);
+    put_flat(buf);
+    fprintf(stderr, " (try 'hetcoll %s --help')\n", cmd);
+    return CLI_ERROR;
+}
+
 int cli_bad_option(const char *cmd, int optopt_value, char **argv)
 {
     const char *word = (optind > 0) ? argv[optind - 1] : "?";
@@ -366,12 +379,12 @@ int cli_exp_option(const char *cmd, int c, const char *arg, char **argv, const c
     switch (c) {
     case 't':
         if (cli_parse_u64(arg, a->trials) != 0 || *a->trials == 0 || *a->trials > a->max_trials)
-            return cli_usage_error(cmd, "--trials: expected an integer in 1..%llu, got '%s'",
+            return cli_value_error(cmd, "--trials: expected an integer in 1..%llu, got '%s'",
                                    (unsigned long long)a->max_trials, arg);
         return CLI_OK;
     case 's':
         if (cli_parse_u64(arg, a->seed) != 0)
-            return cli_usage_error(cmd, "--seed: expected an integer, got '%s'", arg);
+            return cli_value_error(cmd, "--seed: expected an integer, got '%s'", arg);
         return CLI_OK;
     case 'o':
         *a->out = arg;
@@ -399,13 +412,13 @@ int cli_parse_algo_list(const char *cmd, hc_coll_t coll, const char *list, const
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         const hc_algo_info_t *info;
         if (*n == max)
-            return cli_usage_error(cmd, "--algos: at most %zu algorithms", max);
+            return cli_value_error(cmd, "--algos: at most %zu algorithms", max);
         if (hc_algo_find(coll, tok, &info) != HC_OK)
-            return cli_usage_error(cmd, "--algos: %s", hc_error_detail());
+            return cli_value_error(cmd, "--algos: %s", hc_error_detail());
         out[(*n)++] = info->name;
     }
     if (*n == 0)
-        return cli_usage_error(cmd, "--algos: empty list");
+        return cli_value_error(cmd, "--algos: empty list");
     return CLI_OK;
 }
 
@@ -414,7 +427,7 @@ int cli_check_u64_range(const char *cmd, const char *opt, const uint64_t *v, siz
 {
     for (size_t i = 0; i < n; i++)
         if (v[i] < lo || v[i] > hi)
-            return cli_usage_error(cmd, "%s: %llu out of range %llu..%llu", opt,
+            return cli_value_error(cmd, "%s: %llu out of range %llu..%llu", opt,
                                    (unsigned long long)v[i], (unsigned long long)lo,
                                    (unsigned long long)hi);
     return CLI_OK;

@@ -27,6 +27,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* The same line for a bad option VALUE (malformed, out of range, unknown keyword); returns
+ * CLI_ERROR: exit 1 is bad input, exit 2 a command line of the wrong shape (unknown option,
+ * missing or unexpected argument). */
+int cli_value_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /* Report getopt_long's '?' result for argv[optind - 1] as a usage error (CLI_USAGE).
  * Subcommands set opterr = 0 and call this, so that stderr stays one line. */
 int cli_bad_option(const char *cmd, int optopt_value, char **argv);

@@ -222,7 +222,7 @@ int cmd_cluster(int argc, char **argv)
             break;
         case 'r':
             if (cli_parse_double(optarg, &o.rho) != 0 || o.rho < 0)
-                return cli_usage_error(cmd, "--rho '%s': expected a number >= 0", optarg);
+                return cli_value_error(cmd, "--rho '%s': expected a number >= 0", optarg);
             break;
         case 'm':
             if (strcmp(optarg, "latency") == 0)
@@ -230,7 +230,7 @@ int cmd_cluster(int argc, char **argv)
             else if (strcmp(optarg, "bandwidth") == 0)
                 o.metric = HC_CLUSTER_BANDWIDTH;
             else
-                return cli_usage_error(cmd, "--metric '%s': valid are latency, bandwidth", optarg);
+                return cli_value_error(cmd, "--metric '%s': valid are latency, bandwidth", optarg);
             break;
         case 'v':
             if (strcmp(optarg, "greedy") == 0)
@@ -238,7 +238,7 @@ int cmd_cluster(int argc, char **argv)
             else if (strcmp(optarg, "all-pairs") == 0)
                 o.variant = HC_CLUSTER_ALL_PAIRS;
             else
-                return cli_usage_error(cmd, "--variant '%s': valid are greedy, all-pairs", optarg);
+                return cli_value_error(cmd, "--variant '%s': valid are greedy, all-pairs", optarg);
             break;
         case 'f':
             if (strcmp(optarg, "text") == 0)
@@ -246,7 +246,7 @@ int cmd_cluster(int argc, char **argv)
             else if (strcmp(optarg, "json") == 0)
                 json = 1;
             else
-                return cli_usage_error(cmd, "--format '%s': valid are text, json", optarg);
+                return cli_value_error(cmd, "--format '%s': valid are text, json", optarg);
             break;
         case 'w':
             out_platform = optarg;

@@ -243,7 +243,7 @@ int cmd_demo(int argc, char **argv)
         switch (c) {
         case 'm':
             if (cli_parse_size(optarg, &msg) != 0 || msg == 0)
-                return cli_usage_error(cmd, "option '--msg': invalid size '%s'", optarg);
+                return cli_value_error(cmd, "option '--msg': invalid size '%s'", optarg);
             break;
         case 'O':
             dir = optarg;

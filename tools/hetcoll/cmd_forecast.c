@@ -131,7 +131,7 @@ static int synthetic(const char *kind, size_t n, uint64_t seed, series_t *s)
             : strcmp(kind, "periodic") == 0 ? 3
                                             : -1;
     if (k < 0)
-        return cli_usage_error("forecast",
+        return cli_value_error("forecast",
                                "--synthetic '%s': valid are constant, noisy, step, periodic", kind);
     for (size_t t = 0; t < n; t++) {
         double x;
@@ -186,15 +186,15 @@ int cmd_forecast(int argc, char **argv)
             break;
         case 'n':
             if (cli_parse_u64(optarg, &n) != 0 || n < 2 || n > 100000000)
-                return cli_usage_error(cmd, "--n '%s': expected an integer in 2..1e8", optarg);
+                return cli_value_error(cmd, "--n '%s': expected an integer in 2..1e8", optarg);
             break;
         case 'x':
             if (cli_parse_u64(optarg, &seed) != 0)
-                return cli_usage_error(cmd, "--seed '%s': expected an integer >= 0", optarg);
+                return cli_value_error(cmd, "--seed '%s': expected an integer >= 0", optarg);
             break;
         case 'e':
             if (hc_forecast_metric_parse(optarg, &o.metric) != HC_OK)
-                return cli_usage_error(cmd, "--error '%s': valid are mse, mae", optarg);
+                return cli_value_error(cmd, "--error '%s': valid are mse, mae", optarg);
             break;
         case 'q':
             summary_only = 1;

@@ -164,14 +164,14 @@ int cmd_platform(int argc, char **argv)
             else if (strcmp(optarg, "matrix") == 0)
                 sg.form = HC_SIMGRID_MATRIX;
             else
-                return cli_usage_error(cmd, "--form: '%s' is not auto, cluster or matrix", optarg);
+                return cli_value_error(cmd, "--form: '%s' is not auto, cluster or matrix", optarg);
             break;
         case 'B':
             sg.shared_backbone = 1;
             break;
         case 'W':
             if (cli_parse_double(optarg, &sg.backbone_bw) != 0 || !(sg.backbone_bw > 0))
-                return cli_usage_error(cmd, "--backbone-bw: '%s' is not a bandwidth > 0", optarg);
+                return cli_value_error(cmd, "--backbone-bw: '%s' is not a bandwidth > 0", optarg);
             break;
         case 'h':
             help(stdout);

@@ -219,7 +219,7 @@ int cmd_schedule(int argc, char **argv)
     }
     if (cli_check_format(format, 1) != 0) {
         cli_popts_free(&o);
-        return cli_usage_error(cmd, "unknown format '%s' (valid: text, json, svg)", format);
+        return cli_value_error(cmd, "unknown format '%s' (valid: text, json, svg)", format);
     }
     if (!algo)
         algo = "auto"; /* every collective has one (select.c) */

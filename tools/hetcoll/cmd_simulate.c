@@ -119,7 +119,7 @@ int cmd_simulate(int argc, char **argv)
             break;
         case OPT_SIGMA:
             if (cli_parse_double(optarg, &sigma) != 0 || sigma < 0) {
-                rc = cli_usage_error(cmd, "option '--error-sigma': invalid value '%s'", optarg);
+                rc = cli_value_error(cmd, "option '--error-sigma': invalid value '%s'", optarg);
                 goto out;
             }
             break;
@@ -129,7 +129,7 @@ int cmd_simulate(int argc, char **argv)
             slow_t sl;
             if (!colon || (size_t)(colon - optarg) >= sizeof node) {
                 rc =
-                    cli_usage_error(cmd, "option '--slow': expected NODE:FACTOR, got '%s'", optarg);
+                    cli_value_error(cmd, "option '--slow': expected NODE:FACTOR, got '%s'", optarg);
                 goto out;
             }
             memcpy(node, optarg, (size_t)(colon - optarg));
@@ -137,7 +137,7 @@ int cmd_simulate(int argc, char **argv)
             /* A factor beyond 1e6 makes times overflow to infinity, not a slower node. */
             if (cli_parse_u32(node, &sl.node) != 0 || cli_parse_double(colon + 1, &sl.factor) ||
                 !(sl.factor > 0) || sl.factor > 1e6) {
-                rc = cli_usage_error(cmd,
+                rc = cli_value_error(cmd,
                                      "option '--slow': expected NODE:FACTOR with 0 < FACTOR <= "
                                      "1e6, got '%s'",
                                      optarg);
@@ -165,7 +165,7 @@ int cmd_simulate(int argc, char **argv)
     if (rc != CLI_OK)
         goto out;
     if (cli_check_format(format, 0) != 0) {
-        rc = cli_usage_error(cmd, "unknown format '%s' (valid: text, json)", format);
+        rc = cli_value_error(cmd, "unknown format '%s' (valid: text, json)", format);
         goto out;
     }
     if (!cli_popts_any(&o)) {

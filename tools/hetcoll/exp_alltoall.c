@@ -129,7 +129,7 @@ int exp_alltoall_main(int argc, char **argv)
         case 'w':
             if (strcmp(optarg, "all") && strcmp(optarg, "small") && strcmp(optarg, "large") &&
                 strcmp(optarg, "mixed") && strcmp(optarg, "servers"))
-                return cli_usage_error(
+                return cli_value_error(
                     cmd, "--workload: expected small, large, mixed, servers or all, got '%s'",
                     optarg);
             workload = optarg;
@@ -142,11 +142,11 @@ int exp_alltoall_main(int argc, char **argv)
             break;
         case 'S':
             if (cli_parse_size(optarg, &small) != 0 || small == 0)
-                return cli_usage_error(cmd, "--small: expected a size > 0, got '%s'", optarg);
+                return cli_value_error(cmd, "--small: expected a size > 0, got '%s'", optarg);
             break;
         case 'L':
             if (cli_parse_size(optarg, &large) != 0 || large == 0)
-                return cli_usage_error(cmd, "--large: expected a size > 0, got '%s'", optarg);
+                return cli_value_error(cmd, "--large: expected a size > 0, got '%s'", optarg);
             break;
         case 'h':
             help(stdout);
@@ -167,7 +167,7 @@ int exp_alltoall_main(int argc, char **argv)
     uint64_t *ps = NULL;
     size_t np = 0;
     if (cli_parse_u64_list(procs_s, &ps, &np) != 0 || np == 0)
-        return cli_usage_error(
+        return cli_value_error(
             cmd, "--procs: expected a list like 10,20,30,40,50 (at most 100000 values), got '%s'",
             procs_s);
     rc = cli_check_u64_range(cmd, "--procs", ps, np, 2, 4096);

@@ -85,7 +85,7 @@ int exp_grid_bcast_main(int argc, char **argv)
             break;
         case 'm':
             if (cli_parse_size(optarg, &msg) != 0 || msg == 0)
-                return cli_usage_error(cmd, "--msg: expected a size > 0 (e.g. 1MB), got '%s'",
+                return cli_value_error(cmd, "--msg: expected a size > 0 (e.g. 1MB), got '%s'",
                                        optarg);
             break;
         case 'i':
@@ -94,7 +94,7 @@ int exp_grid_bcast_main(int argc, char **argv)
             else if (strcmp(optarg, "on-receipt") == 0)
                 on_receipt = 1;
             else
-                return cli_usage_error(cmd, "--intra: expected after-sends or on-receipt, got '%s'",
+                return cli_value_error(cmd, "--intra: expected after-sends or on-receipt, got '%s'",
                                        optarg);
             break;
         case 'h':
@@ -111,7 +111,7 @@ int exp_grid_bcast_main(int argc, char **argv)
     uint64_t *cls = NULL;
     size_t nc = 0;
     if (cli_parse_u64_list(cl_s, &cls, &nc) != 0 || nc == 0)
-        return cli_usage_error(
+        return cli_value_error(
             cmd, "--clusters: expected a list like 2..50 (at most 100000 values), got '%s'", cl_s);
     rc = cli_check_u64_range(cmd, "--clusters", cls, nc, 2, 1000);
     uint64_t cmax = 0;

@@ -94,12 +94,12 @@ int exp_redistribute_main(int argc, char **argv)
         switch (c) {
         case 'n':
             if (cli_parse_u32(optarg, &n) != 0 || n < 1 || n > 1000)
-                return cli_usage_error(cmd, "--n: expected an integer in 1..1000, got '%s'",
+                return cli_value_error(cmd, "--n: expected an integer in 1..1000, got '%s'",
                                        optarg);
             break;
         case 'w':
             if (strcmp(optarg, "small") && strcmp(optarg, "large") && strcmp(optarg, "both"))
-                return cli_usage_error(cmd, "--weights: expected small, large or both, got '%s'",
+                return cli_value_error(cmd, "--weights: expected small, large or both, got '%s'",
                                        optarg);
             weights = optarg;
             break;
@@ -108,7 +108,7 @@ int exp_redistribute_main(int argc, char **argv)
             break;
         case 'b':
             if (cli_parse_double(optarg, &beta) != 0 || !(beta >= 0))
-                return cli_usage_error(cmd, "--beta: expected seconds >= 0, got '%s'", optarg);
+                return cli_value_error(cmd, "--beta: expected seconds >= 0, got '%s'", optarg);
             break;
         case 'a':
             algos_s = optarg;
@@ -137,7 +137,7 @@ int exp_redistribute_main(int argc, char **argv)
         k_s = kdef;
     }
     if (cli_parse_u64_list(k_s, &ks, &nk) != 0 || nk == 0)
-        return cli_usage_error(
+        return cli_value_error(
             cmd, "--k: expected a list like 1..20 (at most 100000 values), got '%s'", k_s);
     rc = cli_check_u64_range(cmd, "--k", ks, nk, 1, n);
     if (rc != CLI_OK) {

@@ -159,7 +159,7 @@ int exp_reduce_main(int argc, char **argv)
             break;
         case 'l':
             if (cli_parse_double(optarg, &limit) != 0 || !(limit > 0))
-                return cli_usage_error(cmd, "--time-limit: expected seconds > 0, got '%s'", optarg);
+                return cli_value_error(cmd, "--time-limit: expected seconds > 0, got '%s'", optarg);
             break;
         case 'h':
             help(stdout);
@@ -175,11 +175,11 @@ int exp_reduce_main(int argc, char **argv)
     uint64_t *procs = NULL, *classes = NULL;
     size_t np = 0, nk = 0;
     if (cli_parse_u64_list(procs_s, &procs, &np) != 0 || np == 0)
-        return cli_usage_error(
+        return cli_value_error(
             cmd, "--procs: expected a list like 6..16 (at most 100000 values), got '%s'", procs_s);
     if (cli_parse_u64_list(classes_s, &classes, &nk) != 0 || nk == 0) {
         free(procs);
-        return cli_usage_error(
+        return cli_value_error(
             cmd, "--classes: expected a list like 3..6 (at most 100000 values), got '%s'",
             classes_s);
     }

@@ -87,11 +87,11 @@ int exp_ttcc_main(int argc, char **argv)
             break;
         case 'a':
             if (cli_parse_double(optarg, &alpha) != 0 || alpha < 0)
-                return cli_usage_error(cmd, "--alpha: expected a number >= 0, got '%s'", optarg);
+                return cli_value_error(cmd, "--alpha: expected a number >= 0, got '%s'", optarg);
             break;
         case 'm':
             if (cli_parse_size(optarg, &msg) != 0 || msg == 0)
-                return cli_usage_error(cmd, "--msg: expected a size > 0 (e.g. 1MB), got '%s'",
+                return cli_value_error(cmd, "--msg: expected a size > 0 (e.g. 1MB), got '%s'",
                                        optarg);
             break;
         case 'h':
@@ -109,19 +109,19 @@ int exp_ttcc_main(int argc, char **argv)
     double *sig = NULL;
     size_t nn = 0, ns = 0;
     if (cli_parse_u64_list(nodes_s, &nodes, &nn) != 0 || nn == 0)
-        return cli_usage_error(
+        return cli_value_error(
             cmd, "--nodes: expected a list like 10..100:10 (at most 100000 values), got '%s'",
             nodes_s);
     if (cli_parse_double_list(sigma_s, &sig, &ns) != 0 || ns == 0) {
         free(nodes);
-        return cli_usage_error(
+        return cli_value_error(
             cmd, "--sigma: expected a list like 0,0.1,0.5 (at most 100000 values), got '%s'",
             sigma_s);
     }
     rc = cli_check_u64_range(cmd, "--nodes", nodes, nn, 2, 2000);
     for (size_t k = 0; k < ns && rc == CLI_OK; k++)
         if (!(sig[k] >= 0) || sig[k] > 10)
-            rc = cli_usage_error(cmd, "--sigma: %g out of range 0..10", sig[k]);
+            rc = cli_value_error(cmd, "--sigma: %g out of range 0..10", sig[k]);
     size_t s0 = ns;
     for (size_t k = 0; k < ns; k++)
         if (sig[k] == 0)

@@ -34,7 +34,8 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nRun 'hetcoll <command> --help' for the options of a command.\n"
-               "Exit codes: 0 success, 1 error, 2 usage error.\n\n"
+               "Exit codes: 0 success, 1 error (bad input or option value), 2 usage (unknown\n"
+               "option, missing or unexpected argument).\n\n"
                "Example:\n"
                "  hetcoll schedule alltoall --platform builtin:gusto --msg 1MiB --format text\n");
 }

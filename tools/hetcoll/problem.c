@@ -66,7 +66,7 @@ int cli_popts_any(const cli_popts_t *o)
 
 static int bad_value(const char *cmd, const char *opt, const char *arg, const char *what)
 {
-    return cli_usage_error(cmd, "option '--%s': invalid value '%s' (%s)", opt, arg, what);
+    return cli_value_error(cmd, "option '--%s': invalid value '%s' (%s)", opt, arg, what);
 }
 
 static int pos_double(const char *cmd, const char *opt, const char *arg, double *out, int *have)
@@ -340,14 +340,14 @@ static int build_reduce(const cli_popts_t *o, const hc_schedule_t *hint, const c
     if (o->times) {
         size_t n;
         if (cli_parse_double_list(o->times, &p->times, &n) != 0)
-            return cli_usage_error(
+            return cli_value_error(
                 cmd, "option '--times': expected send times T1,T2,... (got '%s')", o->times);
         for (size_t i = 0; i < n; i++)
             if (!(p->times[i] > 0))
                 return cli_error("--times: t(%zu): must be a finite number > 0", i);
         /* The reduction's costs are an n x n matrix (C[i][j] = t(i)). */
         if (n > CLI_REDUCE_TIMES_MAX)
-            return cli_usage_error(cmd,
+            return cli_value_error(cmd,
                                    "option '--times': %zu send times, at most %d (one per node)", n,
                                    CLI_REDUCE_TIMES_MAX);
         sp->send_times = p->times;
