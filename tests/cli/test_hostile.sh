@@ -105,7 +105,7 @@ row 1 "FACTOR <= 1e6" -- "$H" simulate --schedule "$T/s20k.json" --slow 1:1e308
 row 1 "out of range" -- "$H" forecast --series "$T/huge_series.txt"
 # 6. clearer errors
 row 1 "is a directory" -- "$H" platform show "$T/adir"
-row 2 "more than 0 bytes" -- "$H" schedule bcast --platform builtin:gusto --msg 0 --algo binomial
+row 1 "more than 0 bytes" -- "$H" schedule bcast --platform builtin:gusto --msg 0 --algo binomial
 
 # Memory per event: the CLI's own P = 512 all-to-all (261,632 events, ~24 MB of JSON) validates
 # in the file's size plus ~48 bytes per event, not ~935 (jansson's tree of the whole file).

@@ -327,9 +327,10 @@ static int build_bcast(const cli_popts_t *o, const hc_schedule_t *hint, const ch
     }
     if (!o->platform)
         return cli_usage_error(cmd, "bcast needs --platform SPEC --msg SIZE or --costs FILE");
+    if (!msg && o->have_msg)
+        return cli_value_error(cmd, "bcast: --msg must be more than 0 bytes");
     if (!msg)
-        return cli_usage_error(cmd, o->have_msg ? "bcast: --msg must be more than 0 bytes"
-                                                : "bcast needs --msg SIZE");
+        return cli_usage_error(cmd, "bcast needs --msg SIZE");
     return load_platform(o->platform, &p->plat);
 }
 
