@@ -11,7 +11,7 @@
 /* The API level these headers describe: raised whenever a public declaration changes (a field,
  * a function, a constant). Compare with hc_api_version() at run time (docs/architecture.md,
  * "ABI"). */
-#define HC_API_VERSION 2
+#define HC_API_VERSION 3
 
 #include "algo.h"
 #include "cost.h"
@@ -19,6 +19,7 @@
 #include "forecast.h"
 #include "matrix.h"
 #include "platform.h"
+#include "links.h"
 #include "problem.h"
 #include "rng.h"
 #include "schedule.h"

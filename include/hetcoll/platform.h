@@ -20,6 +20,8 @@ typedef struct hc_platform hc_platform_t;
 
 /* Current version of the platform JSON format ("format": "hetcoll-platform/1"). */
 #define HC_PLATFORM_FORMAT "hetcoll-platform/1"
+/* Version 2 adds the link level (links, routes; include/hetcoll/links.h). */
+#define HC_PLATFORM_FORMAT_LINKS "hetcoll-platform/2"
 
 /* A P-node platform with every link at latency `lat` (s) and bandwidth `bw` (B/s), nodes named
  * "n0".."n{P-1}", no clusters. Caller frees with hc_platform_destroy. */

@@ -21,6 +21,13 @@ typedef struct hc__cluster_gap {
     hc__gap_table_t t;
 } hc__cluster_gap_t;
 
+/* A link shared by the flows that cross it (include/hetcoll/links.h). */
+typedef struct hc__link {
+    char *name;
+    double bw, lat;
+    int sharing; /* hc_link_sharing_t */
+} hc__link_t;
+
 struct hc_platform {
     uint32_t P;
     char *name;                /* malloc'd, never NULL ("" when unnamed) */
@@ -34,7 +41,20 @@ struct hc_platform {
     hc__gap_table_t *pair_gap; /* P*P tables (n == 0: none), or NULL when no pair has one */
     hc__cluster_gap_t *cgaps;  /* cluster-pair tables */
     size_t n_cgaps, cap_cgaps;
+    /* link level (NULL / 0 without): links, and per ordered pair its route: route[i*P+j] is
+     * NULL or {n, hop_0, ..., hop_{n-1}}, hop = link id << 1 | direction (1 = down) */
+    hc__link_t *links;
+    uint32_t n_links, cap_links;
+    uint32_t **route;
 };
+
+/* Free / copy the link level of a platform (links.c); copy maps q's node a to p's nodes[a]
+ * (nodes NULL = the same ids). */
+void hc__links_free(hc_platform_t *p);
+int hc__links_copy(hc_platform_t *q, const hc_platform_t *p, const uint32_t *nodes);
+/* The link level of a version-2 platform document (links_json.c): "links" and "routes", or in
+ * the cluster form each cluster's "uplink" and the "backbone". `root` is a json_t *. */
+int hc__links_parse(const char *origin, void *root, hc_platform_t *p);
 
 /* Allocate a P-node platform (P >= 1) with all links at (lat, bw) (not validated), nodes
  * "n0".."n{P-1}", no clusters. */

@@ -59,6 +59,7 @@ void hc_platform_destroy(hc_platform_t *p)
     free(p->bw);
     free(p->send_time);
     free(p->cluster);
+    hc__links_free(p);
     free(p);
 }
 
@@ -170,6 +171,8 @@ int hc_platform_clone(const hc_platform_t *p, hc_platform_t **out)
                                                      g->t.gaps)) != HC_OK)
             goto fail;
     }
+    if ((rc = hc__links_copy(q, p, NULL)) != HC_OK)
+        goto fail;
     *out = q;
     return HC_OK;
 nomem:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "directory_internal.h"
+#include "hetcoll/links.h"
 #include "net_internal.h"
 
 /* ---- small JSON readers; every error names origin and the field path ---- */
@@ -152,8 +153,13 @@ static int parse_matrix_form(const char *origin, json_t *root, hc_platform_t **o
 
     /* The matrices' shapes before anything of size P x P is allocated: a few bytes claiming
      * 16384 nodes must not cost gigabytes before the missing field is found. */
-    HC__TRY(check_matrix_shape(origin, root, "latency_s", P));
-    HC__TRY(check_matrix_shape(origin, root, "bandwidth_Bps", P));
+    /* version 2 with routes: the pairs' latency and bandwidth come from the routes */
+    int from_routes = json_object_get(root, "routes") && !json_object_get(root, "latency_s") &&
+                      !json_object_get(root, "bandwidth_Bps");
+    if (!from_routes) {
+        HC__TRY(check_matrix_shape(origin, root, "latency_s", P));
+        HC__TRY(check_matrix_shape(origin, root, "bandwidth_Bps", P));
+    }
     hc_platform_t *p;
     HC__TRY(hc__platform_alloc(P, 1.0, 1.0, &p));
     int rc = HC_OK;
@@ -199,8 +205,8 @@ static int parse_matrix_form(const char *origin, json_t *root, hc_platform_t **o
         if ((rc = check_unique_names(origin, p)) != HC_OK)
             goto fail;
     }
-    if ((rc = read_link_matrix(origin, root, "latency_s", P, p->lat)) != HC_OK ||
-        (rc = read_link_matrix(origin, root, "bandwidth_Bps", P, p->bw)) != HC_OK)
+    if (!from_routes && ((rc = read_link_matrix(origin, root, "latency_s", P, p->lat)) != HC_OK ||
+                         (rc = read_link_matrix(origin, root, "bandwidth_Bps", P, p->bw)) != HC_OK))
         goto fail;
     *out = p;
     return HC_OK;
@@ -383,9 +389,13 @@ static int parse_cluster_form(const char *origin, json_t *root, hc_platform_t **
     free(seen);
     if (rc != HC_OK)
         goto done;
+    int routed = json_object_get(root, "backbone") != NULL; /* version 2: routes set them */
     for (size_t a = 0; a < C; a++)
         for (size_t b = a + 1; b < C; b++)
-            if (isnan(ilat[a * C + b])) {
+            if (routed && isnan(ilat[a * C + b])) {
+                ilat[a * C + b] = ilat[b * C + a] = 1.0;
+                ibw[a * C + b] = ibw[b * C + a] = 1.0;
+            } else if (isnan(ilat[a * C + b])) {
                 rc = hc__error(HC_ERR_PARSE,
                                "%s: field 'inter': no entry for clusters '%s' and '%s' (add one, "
                                "or a \"default_inter\")",
@@ -564,13 +574,15 @@ int hc_platform_parse(const char *text, const char *origin, hc_platform_t **out)
                        HC_PLATFORM_FORMAT);
         goto done;
     }
-    if (!json_is_string(fmt) || strcmp(json_string_value(fmt), HC_PLATFORM_FORMAT) != 0) {
-        rc = hc__error(HC_ERR_UNSUPPORTED,
-                       "%s: field 'format': unsupported format %s%s%s "
-                       "(expected \"%s\")",
-                       origin, json_is_string(fmt) ? "'" : "",
-                       json_is_string(fmt) ? json_string_value(fmt) : "(not a string)",
-                       json_is_string(fmt) ? "'" : "", HC_PLATFORM_FORMAT);
+    int v2 = json_is_string(fmt) && strcmp(json_string_value(fmt), HC_PLATFORM_FORMAT_LINKS) == 0;
+    if (!json_is_string(fmt) || (!v2 && strcmp(json_string_value(fmt), HC_PLATFORM_FORMAT) != 0)) {
+        rc =
+            hc__error(HC_ERR_UNSUPPORTED,
+                      "%s: field 'format': unsupported format %s%s%s "
+                      "(expected \"%s\" or \"%s\")",
+                      origin, json_is_string(fmt) ? "'" : "",
+                      json_is_string(fmt) ? json_string_value(fmt) : "(not a string)",
+                      json_is_string(fmt) ? "'" : "", HC_PLATFORM_FORMAT, HC_PLATFORM_FORMAT_LINKS);
         goto done;
     }
     if (json_object_get(root, "clusters"))
@@ -589,6 +601,14 @@ int hc_platform_parse(const char *text, const char *origin, hc_platform_t **out)
             goto done;
     }
     if ((rc = parse_gaps(origin, root, p)) != HC_OK)
+        goto done;
+    if (!v2 && (json_object_get(root, "links") || json_object_get(root, "routes") ||
+                json_object_get(root, "backbone"))) {
+        rc = hc__error(HC_ERR_PARSE, "%s: links and routes need \"format\": \"%s\"", origin,
+                       HC_PLATFORM_FORMAT_LINKS);
+        goto done;
+    }
+    if (v2 && (rc = hc__links_parse(origin, root, p)) != HC_OK)
         goto done;
     *out = p;
     p = NULL;
@@ -724,7 +744,8 @@ int hc_platform_to_json(const hc_platform_t *p, char **out)
         return hc__error(HC_ERR_INVAL, "hc_platform_to_json: NULL argument");
     *out = NULL;
     sb_t b = {NULL, 0, 0, 0};
-    sb_add(&b, "{\n  \"format\": \"%s\",\n", HC_PLATFORM_FORMAT);
+    sb_add(&b, "{\n  \"format\": \"%s\",\n",
+           p->n_links ? HC_PLATFORM_FORMAT_LINKS : HC_PLATFORM_FORMAT);
     if (p->name && *p->name) {
         sb_add(&b, "  \"name\": ");
         sb_str(&b, p->name);
@@ -769,6 +790,41 @@ int hc_platform_to_json(const hc_platform_t *p, char **out)
             sb_table(&b, &p->cgaps[k].t);
             first = 0;
         }
+        sb_add(&b, "\n  ]");
+    }
+    if (p->n_links) { /* version 2: the link level */
+        static const char *const sh[] = {"shared", "splitduplex", "fatpipe"};
+        sb_add(&b, ",\n  \"links\": [");
+        for (uint32_t k = 0; k < p->n_links; k++) {
+            sb_add(&b, "%s\n    {\"name\": ", k ? "," : "");
+            sb_str(&b, p->links[k].name);
+            sb_add(&b, ", \"bandwidth_Bps\": ");
+            sb_num(&b, p->links[k].bw);
+            sb_add(&b, ", \"latency_s\": ");
+            sb_num(&b, p->links[k].lat);
+            sb_add(&b, ", \"sharing\": \"%s\"}", sh[p->links[k].sharing]);
+        }
+        sb_add(&b, "\n  ],\n  \"routes\": [");
+        int first = 1;
+        for (uint32_t i = 0; p->route && i < p->P; i++)
+            for (uint32_t j = 0; j < p->P; j++) {
+                const uint32_t *r = i == j ? NULL : p->route[(size_t)i * p->P + j];
+                if (!r)
+                    continue;
+                sb_add(&b, "%s\n    {\"src\": %u, \"dst\": %u, \"links\": [", first ? "" : ",", i,
+                       j);
+                for (uint32_t h = 0; h < r[0]; h++) {
+                    const hc__link_t *l = &p->links[r[1 + h] >> 1];
+                    char nm[600];
+                    snprintf(nm, sizeof nm, "%s%s", l->name,
+                             l->sharing == HC_LINK_SPLITDUPLEX ? ((r[1 + h] & 1) ? ":down" : ":up")
+                                                               : "");
+                    sb_add(&b, "%s", h ? ", " : "");
+                    sb_str(&b, nm);
+                }
+                sb_add(&b, "]}");
+                first = 0;
+            }
         sb_add(&b, "\n  ]");
     }
     sb_add(&b, "\n}\n");

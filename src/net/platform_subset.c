@@ -64,6 +64,8 @@ int hc_platform_subset(const hc_platform_t *p, const uint32_t *nodes, uint32_t n
                                                     g->t.n, g->t.sizes, g->t.gaps);
     }
     free(cmap);
+    if (rc == HC_OK)
+        rc = hc__links_copy(q, p, nodes);
     if (rc != HC_OK) {
         hc_platform_destroy(q);
         return rc;

@@ -121,6 +121,54 @@ static int show(const hc_platform_t *p, FILE *f)
     free(grp);
     free(count);
     free(r);
+    uint32_t L = hc_platform_link_count(p);
+    if (L == 0)
+        return CLI_OK;
+    /* the link level: each link, how many routes cross it, and one route per group pair */
+    size_t *uses = calloc(L, sizeof *uses);
+    hc_hop_t *hops = malloc(sizeof *hops * (2 * (size_t)L + 1));
+    unsigned char *shown = calloc((size_t)(C + 1) * (C + 1), 1);
+    if (!uses || !hops || !shown) {
+        free(uses);
+        free(hops);
+        free(shown);
+        return cli_error("out of memory");
+    }
+    size_t routes = 0;
+    for (uint32_t i = 0; i < P; i++)
+        for (uint32_t j = 0; j < P; j++) {
+            size_t n = hc_platform_route(p, i, j, hops, 2 * (size_t)L + 1);
+            routes += n > 0;
+            for (size_t h = 0; h < n; h++)
+                uses[hops[h].link]++;
+        }
+    fprintf(f, "\nlinks: %u, routes: %zu of %zu pairs\n", L, routes, (size_t)P * (P - 1));
+    fprintf(f, "%-20s %12s %12s %-12s %8s\n", "link", "bandwidth", "latency (s)", "sharing",
+            "routes");
+    for (uint32_t k = 0; k < L; k++)
+        fprintf(f, "%-20s %12.4g %12.4g %-12s %8zu\n", hc_platform_link_name(p, k),
+                hc_platform_link_bandwidth(p, k), hc_platform_link_latency(p, k),
+                hc_link_sharing_name(hc_platform_link_sharing(p, k)), uses[k]);
+    fprintf(f, "\nroutes (the first pair of each group pair):\n");
+    for (uint32_t i = 0; i < P; i++)
+        for (uint32_t j = 0; j < P; j++) {
+            int32_t ci = hc_platform_cluster_of(p, i), cj = hc_platform_cluster_of(p, j);
+            size_t g = (size_t)(ci < 0 ? C : (uint32_t)ci) * (C + 1) + (cj < 0 ? C : (uint32_t)cj);
+            size_t n = hc_platform_route(p, i, j, hops, 2 * (size_t)L + 1);
+            if (!n || shown[g])
+                continue;
+            shown[g] = 1;
+            fprintf(f, "  %s -> %s:", hc_platform_node_name(p, i), hc_platform_node_name(p, j));
+            for (size_t h = 0; h < n; h++)
+                fprintf(f, " %s%s", hc_platform_link_name(p, hops[h].link),
+                        hc_platform_link_sharing(p, hops[h].link) != HC_LINK_SPLITDUPLEX ? ""
+                        : hops[h].down                                                   ? ":down"
+                                                                                         : ":up");
+            fputc('\n', f);
+        }
+    free(shown);
+    free(uses);
+    free(hops);
     return CLI_OK;
 }
 

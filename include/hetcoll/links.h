@@ -1,0 +1,94 @@
+/* The link level of a platform: the links that flows share (a site's uplink, a backbone, both
+ * directions of a half-duplex path) and, per ordered node pair, the route its traffic crosses.
+ * A platform without links keeps the per-pair model (every pair its own private link).
+ * Setting a route also sets the pair's latency (sum over its links) and bandwidth (the
+ * smallest), so the per-pair cost model and the flow model agree on a lone transfer.
+ *
+ * Sharing (SimGrid's policies):
+ *   HC_LINK_SHARED       one capacity for both directions (a half-duplex path, a WAN uplink
+ *                        shared by the flows going out and coming in)
+ *   HC_LINK_SPLITDUPLEX  one capacity per direction (a full-duplex NIC)
+ *   HC_LINK_FATPIPE      no sharing: every flow gets the bandwidth (a non-blocking backbone)
+ *
+ * The flow model (hc_flows_run) times concurrent transfers by max-min fair sharing of the
+ * link capacities, as SimGrid's network model does (its correction factors are an option). */
+#ifndef HETCOLL_LINKS_H
+#define HETCOLL_LINKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "platform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { HC_LINK_SHARED = 0, HC_LINK_SPLITDUPLEX = 1, HC_LINK_FATPIPE = 2 } hc_link_sharing_t;
+
+/* "shared", "splitduplex", "fatpipe". */
+const char *hc_link_sharing_name(hc_link_sharing_t s);
+int hc_link_sharing_parse(const char *name, hc_link_sharing_t *out);
+
+/* Add a link (name unique and non-empty, bandwidth and latency finite, bandwidth > 0, latency
+ * >= 0); *id (may be NULL) receives its index. */
+int hc_platform_add_link(hc_platform_t *p, const char *name, double bandwidth_Bps, double latency_s,
+                         hc_link_sharing_t sharing, uint32_t *id);
+uint32_t hc_platform_link_count(const hc_platform_t *p);
+/* Link id's fields (static storage of the platform; "" / NAN / SHARED when id is out of range). */
+const char *hc_platform_link_name(const hc_platform_t *p, uint32_t id);
+double hc_platform_link_bandwidth(const hc_platform_t *p, uint32_t id);
+double hc_platform_link_latency(const hc_platform_t *p, uint32_t id);
+hc_link_sharing_t hc_platform_link_sharing(const hc_platform_t *p, uint32_t id);
+/* Index of the link named `name`, or HC_ERR_UNKNOWN. */
+int hc_platform_link_find(const hc_platform_t *p, const char *name, uint32_t *id);
+
+/* A hop of a route: link `link` crossed in direction `down` (0 = up, 1 = down; only a split
+ * duplex link tells them apart). */
+typedef struct hc_hop {
+    uint32_t link;
+    uint8_t down;
+} hc_hop_t;
+
+/* Route of the ordered pair (i, j), i != j: n >= 1 hops (copied). Sets the pair's latency to
+ * the sum of the links' latencies (at least 1 ns) and its bandwidth to the smallest. */
+int hc_platform_set_route(hc_platform_t *p, uint32_t i, uint32_t j, size_t n, const hc_hop_t *hops);
+/* Number of hops of (i, j)'s route (0 = none) and up to `cap` of them into hops (may be NULL). */
+size_t hc_platform_route(const hc_platform_t *p, uint32_t i, uint32_t j, hc_hop_t *hops,
+                         size_t cap);
+/* 1 when every ordered pair of distinct nodes has a route. */
+int hc_platform_has_routes(const hc_platform_t *p);
+
+/* ---- the flow model ---- */
+
+/* One transfer: `bytes` from src to dst, starting at `start` (s). */
+typedef struct hc_flow {
+    uint32_t src, dst;
+    double bytes;
+    double start;
+} hc_flow_t;
+
+/* Options of the flow model. Start from hc_flow_opts_init. */
+typedef struct hc_flow_opts {
+    uint32_t struct_size;    /* sizeof(hc_flow_opts_t), set by hc_flow_opts_init */
+    double latency_factor;   /* latency multiplied by this (default 1; SimGrid's default 13.01) */
+    double bandwidth_factor; /* capacities multiplied by this (default 1; SimGrid's 0.97) */
+} hc_flow_opts_t;
+void hc_flow_opts_init(hc_flow_opts_t *opts);
+
+/* Time n concurrent transfers on p's routes: each waits its route's latency from its start,
+ * then sends its bytes at the max-min fair rate of the links it crosses (recomputed whenever
+ * a transfer begins or ends). end[k] (n entries) receives transfer k's end. Every pair used
+ * needs a route (HC_ERR_VALUE names the first without). */
+int hc_flows_run(const hc_platform_t *p, const hc_flow_opts_t *opts, const hc_flow_t *flows,
+                 size_t n, double *end);
+
+/* Lower bound on the time of the transfers `bytes` (P x P, row = sender) started together:
+ * the largest, over the links' capacities (a shared link counting both directions), of the bytes
+ * crossing it divided by its capacity, and of one transfer's latency + bytes / bottleneck. */
+int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

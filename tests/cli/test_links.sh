@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The link level in platform files (hetcoll-platform/2): `platform show` prints the links and
+# routes; export -> import -> export is stable; malformed link data gives one clear line.
+# Usage: test_links.sh <hetcoll-binary> <tests-dir>
+set -u
+H=$1
+D=$2/data
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+"$H" platform show "$D/platform_links.json" >"$T/show" 2>&1 || { fail=$((fail + 1)); echo "FAIL: show"; }
+grep -q '^links: 10, routes: 30 of 30 pairs' "$T/show" || { fail=$((fail + 1)); echo "FAIL: show lacks the links line"; }
+grep -q '^A-uplink .* shared  *16$' "$T/show" || { fail=$((fail + 1)); echo "FAIL: show lacks A's uplink"; }
+grep -q 'A-0 -> B-0: A-0-nic:up A-uplink backbone B-uplink B-0-nic:down' "$T/show" ||
+    { fail=$((fail + 1)); echo "FAIL: show lacks the A -> B route"; }
+"$H" platform export "$D/platform_links.json" -o "$T/e1.json" && "$H" platform export "$T/e1.json" -o "$T/e2.json" &&
+    cmp -s "$T/e1.json" "$T/e2.json" || { fail=$((fail + 1)); echo "FAIL: export -> import -> export differs"; }
+grep -q '"format": "hetcoll-platform/2"' "$T/e1.json" || { fail=$((fail + 1)); echo "FAIL: export is not version 2"; }
+# bad inputs: one line naming the field
+bad() {
+    local want=$1 file=$2
+    if "$H" platform show "$file" >/dev/null 2>"$T/err"; then
+        fail=$((fail + 1)); echo "FAIL: $file accepted"; return
+    fi
+    [ "$(grep -c . "$T/err")" -eq 1 ] && grep -qF -- "$want" "$T/err" ||
+        { fail=$((fail + 1)); echo "FAIL: $file: $(cat "$T/err")"; }
+}
+sed 's/"hetcoll-platform\/2"/"hetcoll-platform\/1"/' "$D/platform_links.json" >"$T/v1.json"
+bad "need \"format\": \"hetcoll-platform/2\"" "$T/v1.json"
+sed 's/"B-uplink", "backbone"/"B-uplink", "nosuch"/' "$T/e1.json" >"$T/nolink.json"
+bad "no link 'nosuch'" "$T/nolink.json"
+sed 's/"sharing": "shared"/"sharing": "sometimes"/' "$T/e1.json" >"$T/sharing.json"
+bad "sharing" "$T/sharing.json"
+sed 's/{"bandwidth_Bps": 1.25e7, "latency_s": 0.005}}/{"latency_s": 0.005}}/' "$D/platform_links.json" >"$T/nobw.json"
+bad "uplink.bandwidth_Bps" "$T/nobw.json"
+echo "links checks: $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,173 @@
+/* The link level: links and routes (pair latency/bandwidth derived from them, kept by clone and
+ * subset), the flow model's max-min sharing against hand calculations, and the link bound of a
+ * skewed all-to-all on a 3-site grid against a hand calculation. */
+// clang-format off
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hetcoll/hetcoll.h"
+
+#define NIC_BW 1.25e8
+#define NIC_LAT 5e-5
+#define UP_BW 1.25e7 /* 100 Mb/s */
+#define UP_LAT 0.005
+
+static int close_rel(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b)) + 1e-15;
+}
+
+/* 3 sites of `per` nodes; node i is in site i / per; NICs split duplex, one SHARED uplink per
+ * site, a FATPIPE backbone. */
+static hc_platform_t *three_sites(uint32_t per)
+{
+    uint32_t P = 3 * per;
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_create(P, 1, 1, &p), HC_OK);
+    char name[32];
+    for (uint32_t i = 0; i < P; i++) {
+        snprintf(name, sizeof name, "nic%u", i);
+        assert_int_equal(hc_platform_add_link(p, name, NIC_BW, NIC_LAT, HC_LINK_SPLITDUPLEX, NULL),
+                         HC_OK);
+    }
+    for (uint32_t s = 0; s < 3; s++) {
+        snprintf(name, sizeof name, "up%u", s);
+        assert_int_equal(hc_platform_add_link(p, name, UP_BW, UP_LAT, HC_LINK_SHARED, NULL), HC_OK);
+    }
+    assert_int_equal(hc_platform_add_link(p, "backbone", 1e10, 0, HC_LINK_FATPIPE, NULL), HC_OK);
+    for (uint32_t i = 0; i < P; i++)
+        for (uint32_t j = 0; j < P; j++) {
+            if (i == j)
+                continue;
+            uint32_t si = i / per, sj = j / per;
+            hc_hop_t r[5];
+            size_t n = 0;
+            r[n++] = (hc_hop_t){i, 0};
+            if (si != sj) {
+                r[n++] = (hc_hop_t){P + si, 0};
+                r[n++] = (hc_hop_t){P + 3, 0};
+                r[n++] = (hc_hop_t){P + sj, 1};
+            }
+            r[n++] = (hc_hop_t){j, 1};
+            assert_int_equal(hc_platform_set_route(p, i, j, n, r), HC_OK);
+        }
+    assert_true(hc_platform_has_routes(p));
+    return p;
+}
+
+static void test_routes_set_pairs(void **state)
+{
+    (void)state;
+    hc_platform_t *p = three_sites(2);
+    /* inside a site: two NICs; across: NIC, uplink, backbone, uplink, NIC */
+    assert_true(close_rel(hc_platform_latency(p, 0, 1), 2 * NIC_LAT));
+    assert_true(close_rel(hc_platform_bandwidth(p, 0, 1), NIC_BW));
+    assert_true(close_rel(hc_platform_latency(p, 0, 2), 2 * NIC_LAT + 2 * UP_LAT));
+    assert_true(close_rel(hc_platform_bandwidth(p, 0, 2), UP_BW));
+    hc_hop_t h[8];
+    assert_int_equal(hc_platform_route(p, 0, 5, h, 8), 5);
+    assert_string_equal(hc_platform_link_name(p, h[1].link), "up0");
+    assert_string_equal(hc_platform_link_name(p, h[3].link), "up2");
+    assert_int_equal(h[3].down, 1);
+    /* clone and subset keep links and routes */
+    hc_platform_t *c = NULL, *s = NULL;
+    assert_int_equal(hc_platform_clone(p, &c), HC_OK);
+    assert_int_equal(hc_platform_link_count(c), hc_platform_link_count(p));
+    assert_int_equal(hc_platform_route(c, 0, 5, NULL, 0), 5);
+    uint32_t members[2] = {5, 0};
+    assert_int_equal(hc_platform_subset(p, members, 2, &s), HC_OK);
+    assert_int_equal(hc_platform_route(s, 0, 1, h, 8), 5); /* node 5 -> node 0 */
+    assert_string_equal(hc_platform_link_name(s, h[1].link), "up2");
+    assert_true(close_rel(hc_platform_latency(s, 0, 1), hc_platform_latency(p, 5, 0)));
+    /* errors name the problem */
+    assert_int_equal(hc_platform_add_link(p, "up0", 1, 1, HC_LINK_SHARED, NULL), HC_ERR_VALUE);
+    hc_hop_t bad = {999, 0};
+    assert_int_equal(hc_platform_set_route(p, 0, 1, 1, &bad), HC_ERR_VALUE);
+    hc_platform_destroy(c);
+    hc_platform_destroy(s);
+    hc_platform_destroy(p);
+}
+
+static void test_flow_sharing(void **state)
+{
+    (void)state;
+    hc_platform_t *p = three_sites(2);
+    double lat = 2 * NIC_LAT + 2 * UP_LAT, B = 1.25e6, end[3];
+    /* alone: latency + bytes / uplink */
+    hc_flow_t one[1] = {{0, 2, B, 0}};
+    assert_int_equal(hc_flows_run(p, NULL, one, 1, end), HC_OK);
+    assert_true(close_rel(end[0], lat + B / UP_BW));
+    /* opposite directions through the same SHARED uplinks: half each */
+    hc_flow_t two[2] = {{0, 2, B, 0}, {2, 0, B, 0}};
+    assert_int_equal(hc_flows_run(p, NULL, two, 2, end), HC_OK);
+    assert_true(close_rel(end[0], lat + B / (UP_BW / 2)));
+    assert_true(close_rel(end[1], end[0]));
+    /* both directions of a split-duplex NIC: full speed each */
+    hc_flow_t nic[2] = {{0, 1, B, 0}, {1, 0, B, 0}};
+    assert_int_equal(hc_flows_run(p, NULL, nic, 2, end), HC_OK);
+    assert_true(close_rel(end[0], 2 * NIC_LAT + B / NIC_BW));
+    /* a short flow leaves, the long one speeds up: A->B 1 MB and A->C 3 MB share up0 (half each
+     * until the first ends at lat + 2 MB / UP_BW, then the second alone) */
+    hc_flow_t three[2] = {{0, 2, 1e6, 0}, {1, 4, 3e6, 0}};
+    assert_int_equal(hc_flows_run(p, NULL, three, 2, end), HC_OK);
+    assert_true(close_rel(end[0], lat + 2e6 / UP_BW));
+    assert_true(close_rel(end[1], lat + 4e6 / UP_BW));
+    /* a late start waits for its own start */
+    hc_flow_t late[1] = {{0, 1, 0, 0.5}};
+    assert_int_equal(hc_flows_run(p, NULL, late, 1, end), HC_OK);
+    assert_true(close_rel(end[0], 0.5 + 2 * NIC_LAT));
+    /* factors */
+    hc_flow_opts_t o;
+    hc_flow_opts_init(&o);
+    o.bandwidth_factor = 0.5;
+    assert_int_equal(hc_flows_run(p, &o, one, 1, end), HC_OK);
+    assert_true(close_rel(end[0], lat + B / (UP_BW / 2)));
+    hc_platform_destroy(p);
+}
+
+/* Skewed all-to-all on 3 sites of 2 nodes: 64 KiB per pair, node 0 sends 10x. Site A = {0, 1}'s
+ * uplink (shared by both directions) carries node 0's 4 remote messages of 640 KiB, node 1's 4
+ * of 64 KiB and the 8 of 64 KiB coming in: 52 x 64 KiB; B and C carry less. */
+static void test_skewed_alltoallv_bound(void **state)
+{
+    (void)state;
+    hc_platform_t *p = three_sites(2);
+    double bytes[36];
+    for (uint32_t i = 0; i < 6; i++)
+        for (uint32_t j = 0; j < 6; j++)
+            bytes[i * 6 + j] = i == j ? 0 : (i == 0 ? 10 : 1) * 65536.0;
+    double lb = 0;
+    assert_int_equal(hc_flows_bound(p, bytes, &lb), HC_OK);
+    assert_true(close_rel(lb, 52 * 65536.0 / UP_BW));
+    /* the flow model never beats it */
+    hc_flow_t f[30];
+    size_t n = 0;
+    for (uint32_t i = 0; i < 6; i++)
+        for (uint32_t j = 0; j < 6; j++)
+            if (i != j)
+                f[n++] = (hc_flow_t){i, j, bytes[i * 6 + j], 0};
+    double end[30], mk = 0;
+    assert_int_equal(hc_flows_run(p, NULL, f, n, end), HC_OK);
+    for (size_t k = 0; k < n; k++)
+        mk = fmax(mk, end[k]);
+    assert_true(mk >= lb);
+    hc_platform_destroy(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_routes_set_pairs),
+        cmocka_unit_test(test_flow_sharing),
+        cmocka_unit_test(test_skewed_alltoallv_bound),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
