@@ -32,7 +32,15 @@ typedef struct hc_sim_opts {
     const double *slowdown; /* P factors (> 0) multiplying every event a node takes part in
                                (the larger of sender's and receiver's); NULL = none */
     double alpha;           /* TTCC switch cost, fraction of the mean edge time (default 0) */
+    /* HC_NETWORK_PAIR (default): every pair its own link, durations from the problem's costs.
+     * HC_NETWORK_FLOW: transfers that run at the same time share the links of the problem's
+     * platform by max-min fairness (include/hetcoll/links.h; every pair needs a route); error
+     * draws and slowdowns are not applied, two-tree and redistribution schedules not taken. */
+    int network;
 } hc_sim_opts_t;
+
+#define HC_NETWORK_PAIR 0
+#define HC_NETWORK_FLOW 1
 
 void hc_sim_opts_init(hc_sim_opts_t *o);
 /* The name before API 2. */

@@ -95,131 +95,209 @@ static void share(fstate_t *f, size_t n, const double *cap0, size_t n_r, double 
     }
 }
 
-int hc_flows_run(const hc_platform_t *p, const hc_flow_opts_t *opts, const hc_flow_t *flows,
-                 size_t n, double *end)
-{
-    if (!p || (!flows && n) || (!end && n))
-        return hc__error(HC_ERR_INVAL, "hc_flows_run: NULL argument");
+/* ---- the incremental engine: transfers are added while it runs (the simulator adds an event
+ * when its predecessors end) ---- */
+
+struct hc__fe {
+    const hc_platform_t *p;
     hc_flow_opts_t o;
-    hc_flow_opts_init(&o);
-    if (opts)
-        HC__TRY(hc__opts_read(&o, sizeof o, opts, "hc_flow_opts_t"));
-    if (!(o.latency_factor >= 0) || !isfinite(o.latency_factor) || !(o.bandwidth_factor > 0) ||
-        !isfinite(o.bandwidth_factor))
-        return hc__error(HC_ERR_VALUE, "flow model: latency factor must be >= 0 and bandwidth "
-                                       "factor > 0, both finite");
-    size_t n_r = 2 * (size_t)p->n_links;
-    fstate_t *f = hc__calloc(n ? n : 1, sizeof *f);
-    double *cap0 = hc__malloc(n_r + 1, sizeof *cap0), *cap = hc__malloc(n_r + 1, sizeof *cap);
-    uint32_t *cnt = hc__malloc(n_r + 1, sizeof *cnt);
-    unsigned char *fixed = hc__malloc(n ? n : 1, 1);
-    int rc = HC_OK;
-    if (!f || !cap0 || !cap || !cnt || !fixed) {
-        rc = hc__error(HC_ERR_NOMEM, "out of memory in the flow model (%zu flows)", n);
-        goto done;
+    fstate_t *f;
+    double *bytes;
+    size_t n, cap;
+    double now;
+    size_t n_r;
+    double *cap0, *capw;
+    uint32_t *cnt;
+    unsigned char *fixed;
+    size_t next_done; /* scan position for completions to report */
+};
+
+void hc__fe_destroy(hc__fe_t *e)
+{
+    if (!e)
+        return;
+    for (size_t k = 0; k < e->n; k++)
+        free(e->f[k].res);
+    free(e->f);
+    free(e->bytes);
+    free(e->cap0);
+    free(e->capw);
+    free(e->cnt);
+    free(e->fixed);
+    free(e);
+}
+
+int hc__fe_create(const hc_platform_t *p, const hc_flow_opts_t *opts, hc__fe_t **out)
+{
+    *out = NULL;
+    hc__fe_t *e = hc__calloc(1, sizeof *e);
+    if (!e)
+        return hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
+    e->p = p;
+    hc_flow_opts_init(&e->o);
+    int rc = opts ? hc__opts_read(&e->o, sizeof e->o, opts, "hc_flow_opts_t") : HC_OK;
+    if (rc == HC_OK && (!(e->o.latency_factor >= 0) || !isfinite(e->o.latency_factor) ||
+                        !(e->o.bandwidth_factor > 0) || !isfinite(e->o.bandwidth_factor)))
+        rc = hc__error(HC_ERR_VALUE, "flow model: latency factor must be >= 0 and bandwidth "
+                                     "factor > 0, both finite");
+    e->n_r = 2 * (size_t)p->n_links;
+    e->cap0 = hc__malloc(e->n_r + 1, sizeof *e->cap0);
+    e->capw = hc__malloc(e->n_r + 1, sizeof *e->capw);
+    e->cnt = hc__malloc(e->n_r + 1, sizeof *e->cnt);
+    if (rc == HC_OK && (!e->cap0 || !e->capw || !e->cnt))
+        rc = hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
+    if (rc != HC_OK) {
+        hc__fe_destroy(e);
+        return rc;
     }
-    for (size_t r = 0; r < n_r; r++)
-        cap0[r] = p->links[r >> 1].bw * o.bandwidth_factor;
-    for (size_t k = 0; k < n && rc == HC_OK; k++) {
-        const hc_flow_t *x = &flows[k];
-        if (x->src >= p->P || x->dst >= p->P || !isfinite(x->bytes) || x->bytes < 0 ||
-            !isfinite(x->start) || x->start < 0) {
-            rc = hc__error(HC_ERR_VALUE,
-                           "flow %zu: nodes must be < %u, bytes and start finite "
-                           "and >= 0",
-                           k, p->P);
-            break;
-        }
-        f[k].cap = INFINITY;
-        f[k].left = x->bytes;
-        if (x->src == x->dst) { /* local: free */
-            f[k].ready = x->start;
-            f[k].phase = 2;
-            end[k] = x->start;
-            continue;
-        }
-        const uint32_t *r = p->route ? p->route[(size_t)x->src * p->P + x->dst] : NULL;
-        if (!r) {
-            rc = hc__error(HC_ERR_VALUE, "flow model: no route from %s to %s",
-                           p->node_names[x->src], p->node_names[x->dst]);
-            break;
-        }
-        f[k].res = hc__malloc(r[0], sizeof *f[k].res);
-        if (!f[k].res) {
-            rc = hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
-            break;
-        }
+    for (size_t r = 0; r < e->n_r; r++)
+        e->cap0[r] = p->links[r >> 1].bw * e->o.bandwidth_factor;
+    *out = e;
+    return HC_OK;
+}
+
+int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double start, size_t *id)
+{
+    const hc_platform_t *p = e->p;
+    if (src >= p->P || dst >= p->P || !isfinite(bytes) || bytes < 0 || !isfinite(start))
+        return hc__error(HC_ERR_VALUE,
+                         "flow model: transfer %u -> %u of %g bytes: nodes must be "
+                         "< %u, bytes finite and >= 0",
+                         src, dst, bytes, p->P);
+    if (e->n == e->cap) {
+        size_t c = e->cap ? 2 * e->cap : 64;
+        fstate_t *nf = hc__realloc(e->f, c, sizeof *nf);
+        if (nf)
+            e->f = nf;
+        double *nb = hc__realloc(e->bytes, c, sizeof *nb);
+        if (nb)
+            e->bytes = nb;
+        unsigned char *nx = hc__realloc(e->fixed, c, 1);
+        if (nx)
+            e->fixed = nx;
+        if (!nf || !nb || !nx)
+            return hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
+        e->cap = c;
+    }
+    fstate_t *f = &e->f[e->n];
+    memset(f, 0, sizeof *f);
+    f->cap = INFINITY;
+    f->left = bytes;
+    double t0 = start > e->now ? start : e->now;
+    if (src != dst) {
+        const uint32_t *r = p->route ? p->route[(size_t)src * p->P + dst] : NULL;
+        if (!r)
+            return hc__error(HC_ERR_VALUE, "flow model: no route from %s to %s", p->node_names[src],
+                             p->node_names[dst]);
+        f->res = hc__malloc(r[0], sizeof *f->res);
+        if (!f->res)
+            return hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
         double lat = 0;
         for (uint32_t h = 0; h < r[0]; h++) {
             const hc__link_t *l = &p->links[r[1 + h] >> 1];
             lat += l->lat;
             int64_t res = resource_of(p, r[1 + h]);
             if (res < 0) {
-                if (l->bw * o.bandwidth_factor < f[k].cap)
-                    f[k].cap = l->bw * o.bandwidth_factor;
+                if (l->bw * e->o.bandwidth_factor < f->cap)
+                    f->cap = l->bw * e->o.bandwidth_factor;
                 continue;
             }
             int dup = 0; /* a route crossing a shared link both ways counts it once */
-            for (uint32_t q = 0; q < f[k].n_res; q++)
-                dup |= f[k].res[q] == (uint32_t)res;
+            for (uint32_t q = 0; q < f->n_res; q++)
+                dup |= f->res[q] == (uint32_t)res;
             if (!dup)
-                f[k].res[f[k].n_res++] = (uint32_t)res;
+                f->res[f->n_res++] = (uint32_t)res;
         }
-        f[k].ready = x->start + lat * o.latency_factor;
+        t0 += lat * e->o.latency_factor;
+    } else {
+        f->left = 0; /* local: no transfer */
     }
-    if (rc != HC_OK)
-        goto done;
-    /* event loop: waiting flows become transferring at `ready`; transferring ones end when
-     * their bytes are done */
-    double now = 0;
+    f->ready = t0;
+    e->bytes[e->n] = bytes;
+    if (id)
+        *id = e->n;
+    e->n++;
+    return HC_OK;
+}
+
+/* Phase 3: done and reported. */
+int hc__fe_next(hc__fe_t *e, size_t *id, double *t)
+{
     for (;;) {
+        /* completions not reported yet, in id order */
+        for (size_t k = 0; k < e->n; k++)
+            if (e->f[k].phase == 2) {
+                e->f[k].phase = 3;
+                *id = k;
+                *t = e->f[k].rate; /* the end time is kept in rate once done */
+                return 1;
+            }
+        for (size_t k = 0; k < e->n; k++)
+            if (e->f[k].phase == 0 && e->f[k].ready <= e->now) {
+                if (e->f[k].left > 0) {
+                    e->f[k].phase = 1;
+                } else {
+                    e->f[k].phase = 2;
+                    e->f[k].rate = e->f[k].ready;
+                }
+            }
+        int done_now = 0;
+        for (size_t k = 0; k < e->n && !done_now; k++)
+            done_now = e->f[k].phase == 2;
+        if (done_now)
+            continue;
+        share(e->f, e->n, e->cap0, e->n_r, e->capw, e->cnt, e->fixed);
         double next = INFINITY;
-        int any = 0;
-        for (size_t k = 0; k < n; k++) {
-            if (f[k].phase == 0 && f[k].ready <= now) {
-                f[k].phase = f[k].left > 0 ? 1 : 2;
-                if (f[k].phase == 2)
-                    end[k] = f[k].ready;
-            }
+        for (size_t k = 0; k < e->n; k++) {
+            if (e->f[k].phase == 0 && e->f[k].ready < next)
+                next = e->f[k].ready;
+            else if (e->f[k].phase == 1 && e->now + e->f[k].left / e->f[k].rate < next)
+                next = e->now + e->f[k].left / e->f[k].rate;
         }
-        share(f, n, cap0, n_r, cap, cnt, fixed);
-        for (size_t k = 0; k < n; k++) {
-            if (f[k].phase == 0) {
-                any = 1;
-                if (f[k].ready < next)
-                    next = f[k].ready;
-            } else if (f[k].phase == 1) {
-                any = 1;
-                double t = now + f[k].left / f[k].rate;
-                if (t < next)
-                    next = t;
-            }
-        }
-        if (!any)
-            break;
-        double dt = next - now;
-        for (size_t k = 0; k < n; k++) {
-            if (f[k].phase != 1)
+        if (!isfinite(next))
+            return 0;
+        double dt = next - e->now;
+        for (size_t k = 0; k < e->n; k++) {
+            fstate_t *f = &e->f[k];
+            if (f->phase != 1)
                 continue;
-            double t = now + f[k].left / f[k].rate;
-            f[k].left -= f[k].rate * dt;
+            double tk = e->now + f->left / f->rate;
+            f->left -= f->rate * dt;
             /* done: this flow's own completion, or less than a rounding error left */
-            if (t <= next * (1 + 1e-12) || f[k].left <= 1e-12 * flows[k].bytes) {
-                f[k].left = 0;
-                f[k].phase = 2;
-                end[k] = next;
+            if (tk <= next * (1 + 1e-12) || f->left <= 1e-12 * e->bytes[k]) {
+                f->left = 0;
+                f->phase = 2;
+                f->rate = next;
             }
         }
-        now = next;
+        e->now = next;
     }
-done:
-    for (size_t k = 0; f && k < n; k++)
-        free(f[k].res);
-    free(f);
-    free(cap0);
-    free(cap);
-    free(cnt);
-    free(fixed);
+}
+
+double hc__fe_now(const hc__fe_t *e)
+{
+    return e->now;
+}
+
+int hc_flows_run(const hc_platform_t *p, const hc_flow_opts_t *opts, const hc_flow_t *flows,
+                 size_t n, double *end)
+{
+    if (!p || (!flows && n) || (!end && n))
+        return hc__error(HC_ERR_INVAL, "hc_flows_run: NULL argument");
+    hc__fe_t *e;
+    HC__TRY(hc__fe_create(p, opts, &e));
+    int rc = HC_OK;
+    for (size_t k = 0; k < n && rc == HC_OK; k++) {
+        if (!isfinite(flows[k].start) || flows[k].start < 0)
+            rc = hc__error(HC_ERR_VALUE, "flow %zu: start must be finite and >= 0", k);
+        else
+            rc = hc__fe_add(e, flows[k].src, flows[k].dst, flows[k].bytes, flows[k].start, NULL);
+    }
+    size_t id;
+    double t;
+    while (rc == HC_OK && hc__fe_next(e, &id, &t))
+        end[id] = t;
+    hc__fe_destroy(e);
     return rc;
 }
 

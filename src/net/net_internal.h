@@ -56,6 +56,18 @@ int hc__links_copy(hc_platform_t *q, const hc_platform_t *p, const uint32_t *nod
  * the cluster form each cluster's "uplink" and the "backbone". `root` is a json_t *. */
 int hc__links_parse(const char *origin, void *root, hc_platform_t *p);
 
+/* The flow model as an engine (flow.c): transfers may be added while it runs. */
+typedef struct hc__fe hc__fe_t;
+struct hc_flow_opts;
+int hc__fe_create(const hc_platform_t *p, const struct hc_flow_opts *opts, hc__fe_t **out);
+void hc__fe_destroy(hc__fe_t *e);
+/* Add a transfer starting at max(start, now); *id (may be NULL) gets its index. */
+int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double start, size_t *id);
+/* Advance to the next end: 1 with the transfer's *id and end *t, 0 when none is left. */
+int hc__fe_next(hc__fe_t *e, size_t *id, double *t);
+/* The engine's current time. */
+double hc__fe_now(const hc__fe_t *e);
+
 /* Allocate a P-node platform (P >= 1) with all links at (lat, bw) (not validated), nodes
  * "n0".."n{P-1}", no clusters. */
 int hc__platform_alloc(uint32_t P, double lat, double bw, hc_platform_t **out);

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../net/net_internal.h"
 #include "sim_internal.h"
 
 void hc_sim_opts_init(hc_sim_opts_t *o)
@@ -268,9 +269,54 @@ done:
     return rc;
 }
 
+/* The flow network: each event starts when its predecessors have ended (whole-duration ports)
+ * and its bytes share the platform's links with the transfers running at the same time. */
+static int replay_flows(const hc_schedule_t *s, const hc_problem_t *truth, size_t *indeg,
+                        const size_t *off, const size_t *adj, double *ready, hc_sim_result_t *r)
+{
+    size_t E = s->n_events;
+    hc__fe_t *fe;
+    HC__TRY(hc__fe_create(truth->platform, NULL, &fe));
+    size_t *of = hc__malloc(E + 1, sizeof *of); /* engine id -> event */
+    int rc = of ? HC_OK : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    size_t added = 0;
+    for (size_t i = 0; rc == HC_OK && i < E; i++)
+        if (indeg[i] == 0) {
+            const hc_event_t *e = &s->events[i];
+            r->events[i].start = 0;
+            of[added++] = i;
+            rc = hc__fe_add(fe, e->src, e->dst, (double)e->bytes, 0, NULL);
+        }
+    size_t id, done = 0;
+    double t;
+    while (rc == HC_OK && hc__fe_next(fe, &id, &t)) {
+        size_t i = of[id];
+        r->events[i].end = t;
+        done++;
+        for (size_t x = off[i]; rc == HC_OK && x < off[i + 1]; x++) {
+            size_t j = adj[x];
+            if (t > ready[j])
+                ready[j] = t;
+            if (--indeg[j] == 0) {
+                const hc_event_t *e = &s->events[j];
+                r->events[j].start = ready[j] > hc__fe_now(fe) ? ready[j] : hc__fe_now(fe);
+                of[added++] = j;
+                rc = hc__fe_add(fe, e->src, e->dst, (double)e->bytes, ready[j], NULL);
+            }
+        }
+    }
+    if (rc == HC_OK && done < E)
+        rc = hc__error(HC_ERR_INVALID_SCHEDULE,
+                       "simulate: deadlock: %zu of %zu events wait in a cycle of the nodes' orders",
+                       E - done, E);
+    hc__fe_destroy(fe);
+    free(of);
+    return rc;
+}
+
 /* port: per-event port times (pLogP broadcast), or NULL for whole-duration ports. */
 static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const double *dur,
-                        const double *port, hc_sim_result_t *r)
+                        const double *port, int flows, hc_sim_result_t *r)
 {
     size_t E = s->n_events;
     uint32_t P = s->P;
@@ -455,6 +501,14 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
             adj[fill[g.from[x]]++] = g.to[x];
         }
     }
+    if (flows) {
+        rc = replay_flows(s, truth, indeg, off, adj, ready, r);
+        if (rc == HC_OK)
+            for (size_t i = 0; i < E; i++)
+                if (r->events[i].end > r->makespan)
+                    r->makespan = r->events[i].end;
+        goto done;
+    }
     size_t head = 0, tail = 0;
     for (size_t i = 0; i < E; i++)
         if (indeg[i] == 0)
@@ -529,6 +583,22 @@ int hc_simulate(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_
         HC__TRY(hc__opts_read(&o, sizeof o, opts, "hc_sim_opts_t"));
     opts = &o;
     HC__TRY(check_inputs(s, truth, opts));
+    if (opts->network != HC_NETWORK_PAIR) {
+        if (opts->network != HC_NETWORK_FLOW)
+            return hc__error(HC_ERR_VALUE, "simulate: unknown network model %d", opts->network);
+        if (!truth->platform || !hc_platform_has_routes(truth->platform))
+            return hc__error(HC_ERR_UNSUPPORTED,
+                             "simulate: the flow network needs a platform with links and a route "
+                             "for every pair (hetcoll-platform/2)");
+        if (opts->error_sigma > 0 || opts->slowdown)
+            return hc__error(HC_ERR_UNSUPPORTED,
+                             "simulate: the flow network does not apply error draws or slowdowns");
+        if (s->parent2 || s->coll == HC_COLL_REDISTRIBUTE)
+            return hc__error(HC_ERR_UNSUPPORTED,
+                             "simulate: the flow network replays alltoall, bcast and reduce "
+                             "schedules (not %s)",
+                             s->parent2 ? "two-tree broadcasts" : "redistributions");
+    }
     if (s->parent2)
         return hc__simulate_ttcc(s, truth, opts, out);
 
@@ -570,7 +640,8 @@ int hc_simulate(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_
         if (s->coll == HC_COLL_REDISTRIBUTE)
             rc = replay_redistribute(s, truth, dur, r);
         else
-            rc = replay_graph(s, truth, dur, port, r);
+            rc = replay_graph(s, truth, dur, opts->network == HC_NETWORK_FLOW ? NULL : port,
+                              opts->network == HC_NETWORK_FLOW, r);
     }
     free(port);
     free(dur);

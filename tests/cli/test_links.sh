@@ -33,5 +33,16 @@ sed 's/"sharing": "shared"/"sharing": "sometimes"/' "$T/e1.json" >"$T/sharing.js
 bad "sharing" "$T/sharing.json"
 sed 's/{"bandwidth_Bps": 1.25e7, "latency_s": 0.005}}/{"latency_s": 0.005}}/' "$D/platform_links.json" >"$T/nobw.json"
 bad "uplink.bandwidth_Bps" "$T/nobw.json"
+# the simulator's flow network: the same schedule is slower when the uplinks are shared
+"$H" schedule alltoall --platform "$D/platform_links.json" --msg 64KiB --algo caterpillar --format json -o "$T/a.json" ||
+    { fail=$((fail + 1)); echo "FAIL: schedule on the links platform"; }
+pair=$("$H" simulate --schedule "$T/a.json" --platform "$D/platform_links.json" | awk '/^simulated makespan:/ {print $3}')
+flow=$("$H" simulate --schedule "$T/a.json" --platform "$D/platform_links.json" --network flow | awk '/^simulated makespan:/ {print $3}')
+awk -v p="$pair" -v f="$flow" 'BEGIN { exit !(p > 0 && f > p) }' || { fail=$((fail + 1)); echo "FAIL: flow $flow not above pair $pair"; }
+"$H" simulate --schedule "$T/a.json" --platform "$D/platform_links.json" --network flow --error-sigma 0.1 >/dev/null 2>"$T/err" &&
+    { fail=$((fail + 1)); echo "FAIL: flow with error draws accepted"; }
+grep -q "does not apply error draws" "$T/err" || { fail=$((fail + 1)); echo "FAIL: $(cat "$T/err")"; }
+"$H" simulate --schedule "$T/a.json" --platform "$D/platform_links.json" --network wire >/dev/null 2>"$T/err"
+[ $? -eq 1 ] && grep -q "not pair or flow" "$T/err" || { fail=$((fail + 1)); echo "FAIL: --network wire: $(cat "$T/err")"; }
 echo "links checks: $fail failed"
 [ $fail -eq 0 ]

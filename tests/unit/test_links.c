@@ -162,12 +162,70 @@ static void test_skewed_alltoallv_bound(void **state)
     hc_platform_destroy(p);
 }
 
+/* The simulator's flow network: on one shared wire, the two messages of a 2-node all-to-all
+ * run at the same time and get half the wire each; the per-pair model gives each the whole. */
+static void test_simulate_flow(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_create(2, 1, 1, &p), HC_OK);
+    uint32_t w;
+    assert_int_equal(hc_platform_add_link(p, "wire", 1e7, 0.001, HC_LINK_SHARED, &w), HC_OK);
+    hc_hop_t h = {w, 0};
+    assert_int_equal(hc_platform_set_route(p, 0, 1, 1, &h), HC_OK);
+    assert_int_equal(hc_platform_set_route(p, 1, 0, 1, &h), HC_OK);
+    hc_problem_spec_t sp;
+    hc_problem_spec_init(&sp, HC_COLL_ALLTOALL);
+    sp.platform = p;
+    sp.msg_bytes = 1000000;
+    hc_problem_t *pb = NULL;
+    assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
+    hc_schedule_t *s = NULL;
+    assert_int_equal(hc_schedule_compute(pb, "caterpillar", NULL, &s), HC_OK);
+    hc_sim_opts_t o;
+    hc_sim_opts_init(&o);
+    hc_sim_result_t *r = NULL;
+    assert_int_equal(hc_simulate(s, pb, &o, &r), HC_OK);
+    assert_true(close_rel(r->makespan, 0.001 + 1e6 / 1e7));
+    hc_sim_result_destroy(r);
+    o.network = HC_NETWORK_FLOW;
+    assert_int_equal(hc_simulate(s, pb, &o, &r), HC_OK);
+    assert_true(close_rel(r->makespan, 0.001 + 1e6 / 5e6));
+    hc_sim_result_destroy(r);
+    /* errors: draws are not applied, and a platform without routes has no flows */
+    o.error_sigma = 0.1;
+    assert_int_equal(hc_simulate(s, pb, &o, &r), HC_ERR_UNSUPPORTED);
+    hc_schedule_destroy(s);
+    hc_problem_destroy(pb);
+    /* on the 3-site grid a caterpillar all-to-all under the flow model is no faster than the
+     * link bound, and slower than the per-pair model says (the uplinks are shared) */
+    hc_platform_t *g = three_sites(2);
+    sp.platform = g;
+    sp.msg_bytes = 65536;
+    assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
+    assert_int_equal(hc_schedule_compute(pb, "caterpillar", NULL, &s), HC_OK);
+    o.error_sigma = 0;
+    assert_int_equal(hc_simulate(s, pb, &o, &r), HC_OK);
+    double bytes[36], lb;
+    for (int i = 0; i < 36; i++)
+        bytes[i] = i % 7 ? 65536.0 : 0;
+    assert_int_equal(hc_flows_bound(g, bytes, &lb), HC_OK);
+    assert_true(r->makespan >= lb);
+    assert_true(r->makespan > s->makespan);
+    hc_sim_result_destroy(r);
+    hc_schedule_destroy(s);
+    hc_problem_destroy(pb);
+    hc_platform_destroy(g);
+    hc_platform_destroy(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_routes_set_pairs),
         cmocka_unit_test(test_flow_sharing),
         cmocka_unit_test(test_skewed_alltoallv_bound),
+        cmocka_unit_test(test_simulate_flow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

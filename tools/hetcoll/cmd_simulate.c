@@ -25,6 +25,10 @@ static void help(FILE *f)
                "  --error-sigma S              each duration x max(0.01, 1 + N(0, S)) (default 0)\n"
                "  --seed N                     seed of the error draws (default 1)\n"
                "  --slow NODE:FACTOR           slow a node down (repeatable)\n"
+               "  --network pair|flow          pair: every pair its own link (default); flow:\n"
+               "                               transfers at the same time share the platform's\n"
+               "                               links (max-min fair; needs a hetcoll-platform/2\n"
+               "                               platform with routes)\n"
                "  --alpha A                    TTCC switch cost (fraction of the mean edge time)\n"
                "  -f, --format text|json       json adds the actual time of every event\n"
                "  -o, --output FILE            write to FILE instead of stdout\n"
@@ -33,7 +37,7 @@ static void help(FILE *f)
                "  hetcoll simulate --schedule s.json --costs C.txt --error-sigma 0.2 --seed 5\n");
 }
 
-enum { OPT_SIGMA = POPT_LAST + 1, OPT_SLOW };
+enum { OPT_SIGMA = POPT_LAST + 1, OPT_SLOW, OPT_NETWORK };
 
 typedef struct slow {
     uint32_t node;
@@ -92,6 +96,7 @@ int cmd_simulate(int argc, char **argv)
                                              {"schedule", required_argument, NULL, 's'},
                                              {"error-sigma", required_argument, NULL, OPT_SIGMA},
                                              {"slow", required_argument, NULL, OPT_SLOW},
+                                             {"network", required_argument, NULL, OPT_NETWORK},
                                              {"format", required_argument, NULL, 'f'},
                                              {"output", required_argument, NULL, 'o'},
                                              {"help", no_argument, NULL, 'h'},
@@ -101,6 +106,7 @@ int cmd_simulate(int argc, char **argv)
     cli_popts_init(&o);
     const char *path = NULL, *format = "text", *output = NULL;
     double sigma = 0;
+    int network = HC_NETWORK_PAIR;
     slow_t *slows = NULL;
     size_t n_slow = 0;
     int c, rc = CLI_OK;
@@ -116,6 +122,16 @@ int cmd_simulate(int argc, char **argv)
             break;
         case 'o':
             output = optarg;
+            break;
+        case OPT_NETWORK:
+            if (strcmp(optarg, "pair") == 0)
+                network = HC_NETWORK_PAIR;
+            else if (strcmp(optarg, "flow") == 0)
+                network = HC_NETWORK_FLOW;
+            else {
+                rc = cli_value_error(cmd, "option '--network': '%s' is not pair or flow", optarg);
+                goto out;
+            }
             break;
         case OPT_SIGMA:
             if (cli_parse_double(optarg, &sigma) != 0 || sigma < 0) {
@@ -208,6 +224,7 @@ int cmd_simulate(int argc, char **argv)
     if (o.have_seed)
         so.seed = o.algo.seed;
     so.slowdown = factors;
+    so.network = network;
     if (o.have_alpha)
         so.alpha = o.algo.alpha;
     hc_sim_result_t *r = NULL;
@@ -226,6 +243,8 @@ int cmd_simulate(int argc, char **argv)
             fprintf(f, "schedule:           %s %s, P=%u\n", hc_coll_name(s->coll), s->algorithm,
                     s->P);
             fprintf(f, "error sigma:        %g (seed %llu)\n", sigma, (unsigned long long)so.seed);
+            if (network == HC_NETWORK_FLOW)
+                fprintf(f, "network:            flow (concurrent transfers share the links)\n");
             fprintf(f, "planned makespan:   %.9g s\n", s->makespan);
             fprintf(f, "simulated makespan: %.9g s\n", r->makespan);
             if (s->makespan > 0)
