@@ -38,7 +38,8 @@ static void help(FILE *f)
             "                                   [--procs LIST] [--trials N] [--seed S]\n"
             "                                   [--algos LIST] [--small SIZE] [--large SIZE]\n"
             "                                   --out DIR\n\n"
-            "Reproduce 000 Figures 9-12: makespan / lower bound of the total exchange schedules\n"
+            "Reproduce Bhat et al. 1998 Figures 9-12: makespan / lower bound of the total exchange "
+            "schedules\n"
             "on random GUSTO-guided networks (random:gusto), per number of processors. Writes\n"
             "DIR/alltoall_<workload>.csv (mean/max makespan/LB, mean makespan and lower bound in\n"
             "seconds, mean scheduling time per algorithm and P), DIR/alltoall_<workload>.svg\n"
@@ -242,9 +243,10 @@ int exp_alltoall_main(int argc, char **argv)
         }
         fprintf(csv, "workload,procs,algorithm,trials,mean_makespan_over_lb,max_makespan_over_lb,"
                      "mean_makespan_s,mean_lower_bound_s,mean_sched_time_s\n");
-        printf("%s (000 %s): makespan / lower bound, mean / max over %llu trials; mean "
-               "scheduling time\n",
-               WL_NAME[wl], WL_FIG[wl], (unsigned long long)trials);
+        printf(
+            "%s (Bhat et al. 1998 %s): makespan / lower bound, mean / max over %llu trials; mean "
+            "scheduling time\n",
+            WL_NAME[wl], WL_FIG[wl], (unsigned long long)trials);
         printf("%6s", "P");
         for (size_t a = 0; a < na; a++)
             printf(" %22s", algos[a]);
@@ -281,8 +283,9 @@ int exp_alltoall_main(int argc, char **argv)
             ser[a].y = ys + a * np;
         }
         char title[160], path[4096];
-        snprintf(title, sizeof title, "total exchange, %s messages (000 %s): makespan / LB",
-                 WL_NAME[wl], WL_FIG[wl]);
+        snprintf(title, sizeof title,
+                 "total exchange, %s messages (Bhat et al. 1998 %s): makespan / LB", WL_NAME[wl],
+                 WL_FIG[wl]);
         snprintf(path, sizeof path, "%s/alltoall_%s.svg", out, WL_NAME[wl]);
         if (cli_plot_svg(path, title, "processors", "makespan / lower bound", x, np, ser, na, 0) !=
             0) {
@@ -298,8 +301,9 @@ int exp_alltoall_main(int argc, char **argv)
             ser[a].name = a < na ? algos[a] : "lower bound";
             ser[a].y = ys + a * np;
         }
-        snprintf(title, sizeof title, "total exchange, %s messages (000 %s): completion time",
-                 WL_NAME[wl], WL_FIG[wl]);
+        snprintf(title, sizeof title,
+                 "total exchange, %s messages (Bhat et al. 1998 %s): completion time", WL_NAME[wl],
+                 WL_FIG[wl]);
         snprintf(path, sizeof path, "%s/alltoall_%s_time.svg", out, WL_NAME[wl]);
         if (cli_plot_svg(path, title, "processors", "completion time (s)", x, np, ser, na + 1, 0) !=
             0) {

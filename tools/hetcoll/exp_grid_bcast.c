@@ -20,7 +20,8 @@ static void help(FILE *f)
 {
     fprintf(f, "Usage: hetcoll experiment grid-bcast [--clusters LIST] [--trials N] [--msg SIZE]\n"
                "                                     [--seed S] --out DIR\n\n"
-               "Reproduce 004 Figure 4: completion time of the inter-cluster broadcast\n"
+               "Reproduce Barchet-Steffenel & Mounie 2007 Figure 4: completion time of the "
+               "inter-cluster broadcast\n"
                "heuristics (flat, FEF, ECEF, ECEF-LA, ECEF-LAt, ECEF-LAT) on random grids:\n"
                "inter-cluster latency U[1ms, 15ms], bandwidth U[1, 100] MB/s, intra-cluster\n"
                "broadcast time T_k U[200ms, 3000ms]. Writes DIR/grid_bcast.csv and\n"
@@ -170,7 +171,8 @@ int exp_grid_bcast_main(int argc, char **argv)
         for (int q = 0; q < NR; q++)
             fprintf(csv, ",%s_s", hc_bcast_edge_rule_name((size_t)q));
         fprintf(csv, ",flat_worst_pct\n");
-        printf("004 Fig. 4: mean completion time (s) of the inter-cluster heuristics, %llu grids "
+        printf("Barchet-Steffenel & Mounie 2007 Fig. 4: mean completion time (s) of the "
+               "inter-cluster heuristics, %llu grids "
                "per row, intra-cluster broadcast %s\n",
                (unsigned long long)trials,
                on_receipt ? "on receipt" : "after the inter-cluster sends");
@@ -202,8 +204,10 @@ int exp_grid_bcast_main(int argc, char **argv)
             for (int q = 0; q < NR; q++)
                 ser[q] = (cli_series_t){hc_bcast_edge_rule_name((size_t)q), y + (size_t)q * nc};
             snprintf(path, sizeof path, "%s/grid_bcast.svg", out);
-            if (cli_plot_svg(path, "inter-cluster broadcast heuristics (004 Fig. 4)", "clusters",
-                             "completion time (s)", x, nc, ser, NR, 0) != 0)
+            if (cli_plot_svg(
+                    path,
+                    "inter-cluster broadcast heuristics (Barchet-Steffenel & Mounie 2007 Fig. 4)",
+                    "clusters", "completion time (s)", x, nc, ser, NR, 0) != 0)
                 rc = CLI_ERROR;
             if (rc == CLI_OK)
                 printf("wrote %s/grid_bcast.csv, grid_bcast.svg\n", out);

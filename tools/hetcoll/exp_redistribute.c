@@ -24,7 +24,8 @@ static void help(FILE *f)
     fprintf(f, "Usage: hetcoll experiment redistribute [--n N] [--weights small|large|both]\n"
                "                                       [--k LIST] [--trials N] [--seed S]\n"
                "                                       [--beta B] [--algos LIST] --out DIR\n\n"
-               "Reproduce 001 Figures 11-15: the evaluation ratio cost/eta (eta: lower bound of\n"
+               "Reproduce Cohen et al. 2006 Figures 11-15: the evaluation ratio cost/eta (eta: "
+               "lower bound of\n"
                "Proposition 1) of the redistribution algorithms on random bipartite graphs with n\n"
                "nodes per side (edge count, edges and weights uniform), per k. Writes\n"
                "DIR/redistribute_<weights>.csv (mean and max ratio per algorithm and k) and\n"
@@ -219,7 +220,7 @@ int exp_redistribute_main(int argc, char **argv)
         if (rc != CLI_OK)
             break;
         /* table */
-        printf("001 Figs. 11-15, %s weights (1..%g), n = %u, beta = %g, %llu graphs: "
+        printf("Cohen et al. 2006 Figs. 11-15, %s weights (1..%g), n = %u, beta = %g, %llu graphs: "
                "cost/eta mean / max\n",
                WNAME[wc], WMAX[wc], n, beta, (unsigned long long)trials);
         printf("%4s", "k");
@@ -251,7 +252,7 @@ int exp_redistribute_main(int argc, char **argv)
             printf("  %-8s over all k: max %.4f, largest per-k mean %.4f, overall mean %.4f\n",
                    algos[a], mx, mean_mx, cnt ? sum / (double)cnt : NAN);
         }
-        printf("  (001 §8.1, heuristics: max < %s, mean < %s)\n", wc ? "2" : "2.4",
+        printf("  (Cohen et al. 2006 §8.1, heuristics: max < %s, mean < %s)\n", wc ? "2" : "2.4",
                wc ? "1.3" : "1.8");
         /* plots */
         for (size_t ki = 0; ki < nk; ki++)
@@ -267,11 +268,13 @@ int exp_redistribute_main(int argc, char **argv)
         }
         char title[128], path[4096];
         snprintf(path, sizeof path, "%s/redistribute_%s_mean.svg", out, WNAME[wc]);
-        snprintf(title, sizeof title, "mean cost/eta, %s weights (001 Figs. 11-15)", WNAME[wc]);
+        snprintf(title, sizeof title, "mean cost/eta, %s weights (Cohen et al. 2006 Figs. 11-15)",
+                 WNAME[wc]);
         if (cli_plot_svg(path, title, "k", "cost / eta", x, nk, ser, na, 0) != 0)
             rc = CLI_ERROR;
         snprintf(path, sizeof path, "%s/redistribute_%s_max.svg", out, WNAME[wc]);
-        snprintf(title, sizeof title, "max cost/eta, %s weights (001 Figs. 11-15)", WNAME[wc]);
+        snprintf(title, sizeof title, "max cost/eta, %s weights (Cohen et al. 2006 Figs. 11-15)",
+                 WNAME[wc]);
         if (rc == CLI_OK &&
             cli_plot_svg(path, title, "k", "cost / eta", x, nk, ser + na, na, 0) != 0)
             rc = CLI_ERROR;

@@ -32,26 +32,27 @@ static double paper_eff(uint64_t n, uint64_t K)
 
 static void help(FILE *f)
 {
-    fprintf(f, "Usage: hetcoll experiment reduce [--procs LIST] [--classes LIST] [--trials N]\n"
-               "                                 [--seed S] [--time-limit S] --out DIR\n\n"
-               "Reproduce 003 Table 1: the search efficiency 1 - visited/naive of the optimal\n"
-               "branch and bound (bnb) for n processors in K speed classes, with the mean and\n"
-               "largest search time, how many searches completed within the time limit, and\n"
-               "SNF's gap to the optimum. Writes DIR/reduce_table1.csv, DIR/reduce_efficiency.svg\n"
-               "and DIR/reduce_time.svg; prints the table (ours beside the paper's numbers).\n"
-               "Instances: K class times uniform in [1, 10), each node picks a class uniformly,\n"
-               "the root is a slowest node; one seeded stream per (n, K) cell.\n\n"
-               "Options:\n"
-               "  --procs LIST       processors n, e.g. 6..16 or 6..16,20,24 (default 6..16)\n"
-               "  --classes LIST     speed classes K (default 3..6)\n"
-               "  --trials N         instances per cell (default 50)\n"
-               "  --seed S           seed (default 1)\n"
-               "  --time-limit S     bnb time limit per instance in seconds (default 10)\n"
-               "  --out DIR          output directory (created)\n"
-               "  -h, --help         this help\n\n"
-               "Example:\n"
-               "  hetcoll experiment reduce --procs 6..16 --classes 3..6 --trials 50 --seed 1 "
-               "--out /tmp/red\n");
+    fprintf(f,
+            "Usage: hetcoll experiment reduce [--procs LIST] [--classes LIST] [--trials N]\n"
+            "                                 [--seed S] [--time-limit S] --out DIR\n\n"
+            "Reproduce Liu et al. Table 1: the search efficiency 1 - visited/naive of the optimal\n"
+            "branch and bound (bnb) for n processors in K speed classes, with the mean and\n"
+            "largest search time, how many searches completed within the time limit, and\n"
+            "SNF's gap to the optimum. Writes DIR/reduce_table1.csv, DIR/reduce_efficiency.svg\n"
+            "and DIR/reduce_time.svg; prints the table (ours beside the paper's numbers).\n"
+            "Instances: K class times uniform in [1, 10), each node picks a class uniformly,\n"
+            "the root is a slowest node; one seeded stream per (n, K) cell.\n\n"
+            "Options:\n"
+            "  --procs LIST       processors n, e.g. 6..16 or 6..16,20,24 (default 6..16)\n"
+            "  --classes LIST     speed classes K (default 3..6)\n"
+            "  --trials N         instances per cell (default 50)\n"
+            "  --seed S           seed (default 1)\n"
+            "  --time-limit S     bnb time limit per instance in seconds (default 10)\n"
+            "  --out DIR          output directory (created)\n"
+            "  -h, --help         this help\n\n"
+            "Example:\n"
+            "  hetcoll experiment reduce --procs 6..16 --classes 3..6 --trials 50 --seed 1 "
+            "--out /tmp/red\n");
 }
 
 static double now_s(void)
@@ -229,7 +230,7 @@ int exp_reduce_main(int argc, char **argv)
             }
         rc = cli_close_file(csv, "reduce_table1.csv", rc);
         /* text table: ours (paper) */
-        printf("003 Table 1: search efficiency %% = 1 - visited/naive, mean of %llu trials "
+        printf("Liu et al. Table 1: search efficiency %% = 1 - visited/naive, mean of %llu trials "
                "(paper in parentheses); visited = every search node generated\n",
                (unsigned long long)trials);
         printf("%6s", "n");
@@ -278,7 +279,7 @@ int exp_reduce_main(int argc, char **argv)
                 ser[nk + k] = (cli_series_t){names[k], ys + (nk + k) * np};
             }
             snprintf(path, sizeof path, "%s/reduce_efficiency.svg", out);
-            if (cli_plot_svg(path, "bnb search efficiency (003 Table 1)", "processors n",
+            if (cli_plot_svg(path, "bnb search efficiency (Liu et al. Table 1)", "processors n",
                              "efficiency %", x, np, ser, nk, 0) != 0)
                 rc = CLI_ERROR;
             snprintf(path, sizeof path, "%s/reduce_time.svg", out);

@@ -17,26 +17,27 @@
 
 static void help(FILE *f)
 {
-    fprintf(f, "Usage: hetcoll experiment ttcc [--nodes LIST] [--sigma LIST] [--trials N]\n"
-               "                               [--alpha A] [--msg SIZE] [--seed S] --out DIR\n\n"
-               "Reproduce 002 Figures 8-11: ECEF and TTCC planned on a distorted cost matrix\n"
-               "(costs x (1 + N(0, sigma))) and replayed on the true one. Latency U[10us, 1ms],\n"
-               "bandwidth U[10KB/s, 200MB/s] per ordered pair. Writes DIR/ttcc.csv,\n"
-               "DIR/ttcc_time_nodes.svg (Figs. 8/10), DIR/ttcc_time_sigma.svg (Fig. 9) and\n"
-               "DIR/ttcc_delay.svg (Fig. 11); prints the table at the largest node count beside\n"
-               "the paper's numbers.\n\n"
-               "Options:\n"
-               "  --nodes LIST       node counts (default 10..100:10)\n"
-               "  --sigma LIST       error standard deviations (default 0,0.1,0.2,0.3,0.4,0.5)\n"
-               "  --trials N         cost matrices per node count (default 100; the paper: 1000)\n"
-               "  --alpha A          TTCC switch cost, fraction of the mean edge time (default 0)\n"
-               "  --msg SIZE         message size (default 1MB)\n"
-               "  --seed S           seed (default 1)\n"
-               "  --out DIR          output directory (created)\n"
-               "  -h, --help         this help\n\n"
-               "Example:\n"
-               "  hetcoll experiment ttcc --nodes 10..100:10 --sigma 0,0.1,0.2,0.3,0.4,0.5 "
-               "--trials 100 --alpha 0 --seed 1 --out /tmp/ttcc\n");
+    fprintf(f,
+            "Usage: hetcoll experiment ttcc [--nodes LIST] [--sigma LIST] [--trials N]\n"
+            "                               [--alpha A] [--msg SIZE] [--seed S] --out DIR\n\n"
+            "Reproduce Cha et al. Figures 8-11: ECEF and TTCC planned on a distorted cost matrix\n"
+            "(costs x (1 + N(0, sigma))) and replayed on the true one. Latency U[10us, 1ms],\n"
+            "bandwidth U[10KB/s, 200MB/s] per ordered pair. Writes DIR/ttcc.csv,\n"
+            "DIR/ttcc_time_nodes.svg (Figs. 8/10), DIR/ttcc_time_sigma.svg (Fig. 9) and\n"
+            "DIR/ttcc_delay.svg (Fig. 11); prints the table at the largest node count beside\n"
+            "the paper's numbers.\n\n"
+            "Options:\n"
+            "  --nodes LIST       node counts (default 10..100:10)\n"
+            "  --sigma LIST       error standard deviations (default 0,0.1,0.2,0.3,0.4,0.5)\n"
+            "  --trials N         cost matrices per node count (default 100; the paper: 1000)\n"
+            "  --alpha A          TTCC switch cost, fraction of the mean edge time (default 0)\n"
+            "  --msg SIZE         message size (default 1MB)\n"
+            "  --seed S           seed (default 1)\n"
+            "  --out DIR          output directory (created)\n"
+            "  -h, --help         this help\n\n"
+            "Example:\n"
+            "  hetcoll experiment ttcc --nodes 10..100:10 --sigma 0,0.1,0.2,0.3,0.4,0.5 "
+            "--trials 100 --alpha 0 --seed 1 --out /tmp/ttcc\n");
 }
 
 /* Plan `algo` on `plan`, replay on `truth`; *t = simulated makespan. */
@@ -198,7 +199,7 @@ int exp_ttcc_main(int argc, char **argv)
                         DELAY(i, k, 0), DELAY(i, k, 1));
         rc = cli_close_file(csv, "ttcc.csv", rc);
         size_t last = nn - 1;
-        printf("002 Fig. 11: N = %llu, %llu trials, alpha = %g; ratio of delay "
+        printf("Cha et al. Fig. 11: N = %llu, %llu trials, alpha = %g; ratio of delay "
                "(P(E_sigma) - P(E_0)) / P(E_0), paper in parentheses\n",
                (unsigned long long)nodes[last], (unsigned long long)trials, alpha);
         printf("%6s %14s %14s %16s %16s\n", "sigma", "ECEF time(s)", "TTCC time(s)", "ECEF delay",
@@ -238,7 +239,7 @@ int exp_ttcc_main(int argc, char **argv)
                     ser[q] = (cli_series_t){names[q], y + q * nn};
                 }
             snprintf(path, sizeof path, "%s/ttcc_time_nodes.svg", out);
-            if (cli_plot_svg(path, "ECEF vs TTCC execution time (002 Figs. 8, 10)", "nodes",
+            if (cli_plot_svg(path, "ECEF vs TTCC execution time (Cha et al. Figs. 8, 10)", "nodes",
                              "execution time (s)", x, nn, ser, nser, 0) != 0)
                 rc = CLI_ERROR;
             for (size_t k = 0; k < ns; k++) {
@@ -251,11 +252,11 @@ int exp_ttcc_main(int argc, char **argv)
             cli_series_t s2[4] = {
                 {"ECEF", ys}, {"TTCC", ys + ns}, {"ECEF", ys + 2 * ns}, {"TTCC", ys + 3 * ns}};
             snprintf(path, sizeof path, "%s/ttcc_time_sigma.svg", out);
-            if (rc == CLI_OK && cli_plot_svg(path, "execution time vs sigma (002 Fig. 9)", "sigma",
-                                             "execution time (s)", xs, ns, s2, 2, 0) != 0)
+            if (rc == CLI_OK && cli_plot_svg(path, "execution time vs sigma (Cha et al. Fig. 9)",
+                                             "sigma", "execution time (s)", xs, ns, s2, 2, 0) != 0)
                 rc = CLI_ERROR;
             snprintf(path, sizeof path, "%s/ttcc_delay.svg", out);
-            if (rc == CLI_OK && cli_plot_svg(path, "ratio of delay (002 Fig. 11)", "sigma",
+            if (rc == CLI_OK && cli_plot_svg(path, "ratio of delay (Cha et al. Fig. 11)", "sigma",
                                              "delay (%)", xs, ns, s2 + 2, 2, 0) != 0)
                 rc = CLI_ERROR;
             if (rc == CLI_OK)

@@ -213,7 +213,8 @@ void cli_popts_help(FILE *f, int coll)
                    "                               k = floor(backbone / rate)\n"
                    "  --traffic FILE --k K --speed B/s\n"
                    "  --times FILE --k K           n1 x n2 matrix already in seconds\n"
-                   "  --beta SECONDS               start-up cost of every step\n");
+                   "  --beta SECONDS               start-up cost of every step (required unless a\n"
+                   "                               schedule gives it)\n");
     fprintf(f, "Model:\n"
                "  --model hockney|plogp        cost model for --platform (default hockney)\n");
 }
