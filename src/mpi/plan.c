@@ -99,7 +99,9 @@ static int by_makespan(const void *pa, const void *pb)
  * HC__SHORTLIST_RATIO of it, best first: for total exchange the registry's auto (never
  * predicted slower than the pairwise exchange), else every algorithm of the collective flagged
  * HC_ALGO_AUTO in the registry (all but the selectors and the two-tree broadcast, which hedges
- * against errors the prediction does not see), run with the time limit. */
+ * against errors the prediction does not see), run with the time limit. On a platform with
+ * links every collective but the redistribution takes the second way, the MPI library's default
+ * included, ranked by the flow network. */
 static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_t **out,
                           uint32_t max, uint32_t *n_out, double limit)
 {
@@ -112,7 +114,12 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         *n_out = rc == HC_OK;
         return rc;
     }
-    if (pb->coll == HC_COLL_ALLTOALL) {
+    /* a platform with links: rank by the flow network, where transfers at the same time share
+     * the links (the per-pair plan cannot see it); each candidate's makespan becomes its
+     * flow-model time, the runtime's prediction */
+    const int links =
+        pb->platform && hc_platform_has_routes(pb->platform) && pb->coll != HC_COLL_REDISTRIBUTE;
+    if (pb->coll == HC_COLL_ALLTOALL && !links) {
         int rc = hc_schedule_compute(pb, "auto", &o, &out[0]);
         hc_schedule_t *pair = NULL;
         if (rc == HC_OK && pb->coll == HC_COLL_ALLTOALL &&
@@ -139,10 +146,23 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
     int last = hc_error_set(HC_ERR_UNSUPPORTED, "no %s algorithm applies", hc_coll_name(pb->coll));
     for (size_t i = 0; i < n_algos; i++) {
         const hc_algo_info_t *a = hc_algo_get(i);
-        if (a->coll != pb->coll || !(a->flags & HC_ALGO_AUTO))
+        if (a->coll != pb->coll ||
+            !(a->flags & (links ? HC_ALGO_AUTO | HC_ALGO_MPI_DEFAULT : HC_ALGO_AUTO)))
             continue;
         hc_schedule_t *s = NULL;
         last = hc_schedule_compute(pb, a->name, &o, &s);
+        if (last == HC_OK && links) {
+            hc_sim_opts_t so;
+            hc_sim_opts_init(&so);
+            so.network = HC_NETWORK_FLOW;
+            hc_sim_result_t *r = NULL;
+            last = hc_simulate(s, pb, &so, &r);
+            if (last == HC_OK)
+                s->makespan = r->makespan;
+            hc_sim_result_destroy(r);
+            if (last != HC_OK)
+                hc_schedule_destroy(s);
+        }
         if (last == HC_OK)
             all[n++] = s;
     }

@@ -157,6 +157,63 @@ int cli_write_schedule(FILE *f, const hc_schedule_t *s, const char *format, cons
     return CLI_OK;
 }
 
+/* `auto` on a platform with links: the candidates (registry rows flagged HC_ALGO_AUTO, and the
+ * MPI library's default) ranked by their replay on the flow network, where transfers at the same
+ * time share the links; the per-pair plan cannot see that sharing (issue 15). The note gives
+ * each candidate's flow-model time. */
+static int auto_on_links(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
+{
+    *out = NULL;
+    hc_sim_opts_t so;
+    hc_sim_opts_init(&so);
+    so.network = HC_NETWORK_FLOW;
+    hc_schedule_t *best = NULL;
+    double best_t = INFINITY;
+    char note[1024];
+    size_t used = 0;
+    for (size_t i = 0; i < hc_algo_count(); i++) {
+        const hc_algo_info_t *a = hc_algo_get(i);
+        if (a->coll != pb->coll || !(a->flags & (HC_ALGO_AUTO | HC_ALGO_MPI_DEFAULT)) ||
+            (a->auto_max_nodes && pb->P > a->auto_max_nodes && !(a->flags & HC_ALGO_EXACT)))
+            continue;
+        hc_schedule_t *s = NULL;
+        hc_sim_result_t *r = NULL;
+        int st = hc_schedule_compute(pb, a->name, opts, &s);
+        if (st == HC_OK)
+            st = hc_simulate(s, pb, &so, &r);
+        if (st != HC_OK) { /* not applicable (pair costs, a two-tree broadcast...) */
+            hc_error_clear();
+            hc_schedule_destroy(s);
+            continue;
+        }
+        if (used < sizeof note)
+            used += (size_t)snprintf(note + used, sizeof note - used, "%s%s %.4g s",
+                                     used ? ", " : "", a->name, r->makespan);
+        if (r->makespan < best_t) {
+            best_t = r->makespan;
+            hc_schedule_destroy(best);
+            best = s;
+        } else {
+            hc_schedule_destroy(s);
+        }
+        hc_sim_result_destroy(r);
+    }
+    if (!best)
+        return hc_error_set(HC_ERR_UNSUPPORTED, "auto: no %s algorithm applies to this problem",
+                            hc_coll_name(pb->coll));
+    int st = hc_schedule_set_note(best,
+                                  "auto on the links: kept %s, %.6g s on the flow network (the "
+                                  "per-pair plan says %.6g s); candidates: %s",
+                                  best->algorithm, best_t, best->makespan, note);
+    if (st != HC_OK) {
+        hc_schedule_destroy(best);
+        return st;
+    }
+    snprintf(best->algorithm, sizeof best->algorithm, "auto");
+    *out = best;
+    return HC_OK;
+}
+
 int cmd_schedule(int argc, char **argv)
 {
     static const struct option longopts[] = {CLI_PROBLEM_LONGOPTS,
@@ -240,7 +297,11 @@ int cmd_schedule(int argc, char **argv)
         return cli_fail(st, NULL);
     }
     hc_schedule_t *s = NULL;
-    st = hc_schedule_compute(&p.pb, algo, &o.algo, &s);
+    if (strcmp(algo, "auto") == 0 && p.pb.platform && hc_platform_has_routes(p.pb.platform) &&
+        coll != HC_COLL_REDISTRIBUTE)
+        st = auto_on_links(&p.pb, &o.algo, &s);
+    else
+        st = hc_schedule_compute(&p.pb, algo, &o.algo, &s);
     if (st != HC_OK) {
         rc = cli_fail(st, algo);
     } else {
