@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hetcoll/links.h"
 #include "net_internal.h"
 
 #define MAX_P 4096 /* random platforms: at most this many nodes */
@@ -60,12 +61,23 @@ static const gen_t generators[] = {
       {"bw_min", 1e6, 0, 1e-6, 1e15, 0, 0},
       {"bw_max", 100e6, 0, 1e-6, 1e15, 0, 0},
       {NULL, 0, 0, 0, 0, 0, 0}}},
+    {"sites",
+     "sites x nodes with links: split-duplex NICs, one uplink per site shared by both "
+     "directions, a fat-pipe backbone; ranks interleaved across sites (interleave=1) or blocked",
+     {{"sites", 3, 1, 1, MAX_P, 0, 0},
+      {"nodes", 4, 1, 1, MAX_P, 0, 0},
+      {"nic_bw", 125e6, 0, 1e-6, 1e15, 0, 0},
+      {"nic_lat", 25e-6, 0, 0, 1e6, 0, 0},
+      {"uplink_bw", 12.5e6, 0, 1e-6, 1e15, 0, 0},
+      {"uplink_lat", 5e-3, 0, 0, 1e6, 0, 0},
+      {"interleave", 0, 1, 0, 1, 0, 0},
+      {NULL, 0, 0, 0, 0, 0, 0}}},
 };
 #define N_GEN (sizeof generators / sizeof *generators)
 
 const char *hc__platform_random_names(void)
 {
-    return "gusto, two-cluster, uniform, grid";
+    return "gusto, two-cluster, uniform, grid, sites";
 }
 
 static double kv(const gen_t *g, const char *key)
@@ -299,6 +311,55 @@ done:
     return rc;
 }
 
+/* The 3-site grid of issue 15 by default: NIC up, site uplink, backbone, site uplink, NIC down
+ * between sites; NIC up, NIC down inside one. */
+static int gen_sites(const gen_t *g, hc_platform_t **out)
+{
+    uint32_t S = (uint32_t)kv(g, "sites"), N = (uint32_t)kv(g, "nodes");
+    if ((uint64_t)S * N > MAX_P)
+        return hc__error(HC_ERR_LIMIT, "random:sites: sites x nodes = %llu is more than %d nodes",
+                         (unsigned long long)S * N, MAX_P);
+    uint32_t P = S * N;
+    int inter = kv(g, "interleave") != 0;
+    HC__TRY(hc__platform_alloc(P, 1.0, 1.0, out));
+    hc_platform_t *p = *out;
+    int rc = HC_OK;
+    char name[48];
+    for (uint32_t i = 0; i < P && rc == HC_OK; i++) {
+        uint32_t site = inter ? i % S : i / N;
+        snprintf(name, sizeof name, "S%u", site);
+        if ((rc = label(p, i, name, inter ? i / S : i % N)) != HC_OK)
+            break;
+        snprintf(name, sizeof name, "%s-nic", p->node_names[i]);
+        rc = hc_platform_add_link(p, name, kv(g, "nic_bw"), kv(g, "nic_lat"), HC_LINK_SPLITDUPLEX,
+                                  NULL);
+    }
+    for (uint32_t s = 0; s < S && rc == HC_OK; s++) {
+        snprintf(name, sizeof name, "S%u-uplink", s);
+        rc = hc_platform_add_link(p, name, kv(g, "uplink_bw"), kv(g, "uplink_lat"), HC_LINK_SHARED,
+                                  NULL);
+    }
+    if (rc == HC_OK)
+        rc = hc_platform_add_link(p, "backbone", 1e12, 0, HC_LINK_FATPIPE, NULL);
+    for (uint32_t i = 0; i < P && rc == HC_OK; i++)
+        for (uint32_t j = 0; j < P && rc == HC_OK; j++) {
+            if (i == j)
+                continue;
+            uint32_t si = inter ? i % S : i / N, sj = inter ? j % S : j / N;
+            hc_hop_t r[5];
+            size_t n = 0;
+            r[n++] = (hc_hop_t){i, 0};
+            if (si != sj) {
+                r[n++] = (hc_hop_t){P + si, 0};
+                r[n++] = (hc_hop_t){P + S, 0};
+                r[n++] = (hc_hop_t){P + sj, 1};
+            }
+            r[n++] = (hc_hop_t){j, 1};
+            rc = hc_platform_set_route(p, i, j, n, r);
+        }
+    return rc;
+}
+
 int hc__platform_random(const char *spec, hc_platform_t **out)
 {
     gen_t g;
@@ -318,6 +379,8 @@ int hc__platform_random(const char *spec, hc_platform_t **out)
         rc = gen_two_cluster(&g, &r, out);
     else if (strcmp(g.name, "uniform") == 0)
         rc = gen_uniform(&g, &r, out);
+    else if (strcmp(g.name, "sites") == 0)
+        rc = gen_sites(&g, out);
     else
         rc = gen_grid(&g, &r, out);
     if (rc == HC_OK)

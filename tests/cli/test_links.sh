@@ -44,5 +44,9 @@ awk -v p="$pair" -v f="$flow" 'BEGIN { exit !(p > 0 && f > p) }' || { fail=$((fa
 grep -q "does not apply error draws" "$T/err" || { fail=$((fail + 1)); echo "FAIL: $(cat "$T/err")"; }
 "$H" simulate --schedule "$T/a.json" --platform "$D/platform_links.json" --network wire >/dev/null 2>"$T/err"
 [ $? -eq 1 ] && grep -q "not pair or flow" "$T/err" || { fail=$((fail + 1)); echo "FAIL: --network wire: $(cat "$T/err")"; }
+# auto on links ranks the candidates on the flow network
+"$H" schedule alltoall --platform "random:sites:nodes=2:interleave=1" --msg 64KiB >"$T/auto" 2>&1 ||
+    { fail=$((fail + 1)); echo "FAIL: auto on random:sites"; }
+grep -q '^note: *auto on the links: kept' "$T/auto" || { fail=$((fail + 1)); echo "FAIL: auto note: $(grep note "$T/auto")"; }
 echo "links checks: $fail failed"
 [ $fail -eq 0 ]

@@ -111,7 +111,8 @@ for ((i = 0; i < RUNS; i++)); do
     fi
     if [ -n "$PMPI" ] && want pmpi; then
         plat=$(pick "$s" builtin:grid5000 "random:two-cluster:n1=$((np / 2 + 1)):n2=$((np / 2 + 1)):seed=$s" \
-            "random:uniform:P=$((np + 2)):seed=$s" "random:grid:clusters=3:nodes=$((np / 3 + 1)):seed=$s")
+            "random:uniform:P=$((np + 2)):seed=$s" "random:grid:clusters=3:nodes=$((np / 3 + 1)):seed=$s" \
+            "random:sites:nodes=$((np / 3 + 1)):interleave=$((s % 2))")
         env=("LD_PRELOAD=$LIB" "HETCOLL_PLATFORM=$plat" "HETCOLL_PLAN_AFTER=$((1 + $(rnd "$s" 3)))"
             "HETCOLL_TUNE=$(rnd $((s + 1)) 4)" "HETCOLL_ENABLE=allreduce")
         # Force an algorithm per collective half of the time (auto, native or a registered one).
