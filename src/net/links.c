@@ -77,6 +77,8 @@ int hc_platform_add_link(hc_platform_t *p, const char *name, double bandwidth_Bp
 {
     if (!p || !name || !*name)
         return hc__error(HC_ERR_INVAL, "hc_platform_add_link: NULL platform or empty name");
+    if (strchr(name, ':')) /* routes name a direction as LINK:up / LINK:down */
+        return hc__error(HC_ERR_VALUE, "link '%s': a link name has no ':'", name);
     if (!isfinite(bandwidth_Bps) || bandwidth_Bps <= 0)
         return hc__error(HC_ERR_VALUE, "link '%s': bandwidth must be finite and > 0 (got %g)", name,
                          bandwidth_Bps);

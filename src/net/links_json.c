@@ -14,6 +14,15 @@
 #include "hetcoll/links.h"
 #include "net_internal.h"
 
+/* A link name from a node or cluster name: ':' (the route's direction separator) becomes '_'. */
+static void link_name(char *dst, size_t cap, const char *base, const char *suffix)
+{
+    snprintf(dst, cap, "%s%s", base, suffix);
+    for (char *c = dst; *c; c++)
+        if (*c == ':')
+            *c = '_';
+}
+
 /* {bandwidth_Bps, latency_s, sharing} at `path` into a new link `name`. */
 static int link_object(const char *origin, const char *path, json_t *o, const char *name,
                        hc_link_sharing_t dflt, int need_latency, hc_platform_t *p, uint32_t *id)
@@ -149,14 +158,14 @@ static int parse_cluster_links(const char *origin, json_t *root, hc_platform_t *
                 bw = p->bw[(size_t)i * p->P + j];
                 break;
             }
-        snprintf(name, sizeof name, "%s-nic", p->node_names[i]);
+        link_name(name, sizeof name, p->node_names[i], "-nic");
         rc =
             hc_platform_add_link(p, name, isfinite(bw) ? bw : 1e12, lat, HC_LINK_SPLITDUPLEX, NULL);
     }
     for (uint32_t c = 0; rc == HC_OK && c < C; c++) {
         json_t *o = json_array_get(clusters, c);
         snprintf(path, sizeof path, "clusters[%u].uplink", c);
-        snprintf(name, sizeof name, "%s-uplink", p->cluster_names[c]);
+        link_name(name, sizeof name, p->cluster_names[c], "-uplink");
         json_t *u = json_object_get(o, "uplink");
         if (!u)
             rc = hc__error(HC_ERR_PARSE,
