@@ -73,6 +73,11 @@ typedef struct hc_flow_opts {
     uint32_t struct_size;    /* sizeof(hc_flow_opts_t), set by hc_flow_opts_init */
     double latency_factor;   /* latency multiplied by this (default 1; SimGrid's default 13.01) */
     double bandwidth_factor; /* capacities multiplied by this (default 1; SimGrid's 0.97) */
+    /* 1: SMPI's default size-dependent corrections (smpi/lat-factor, smpi/bw-factor of SimGrid
+     * 3.3x): a transfer of m bytes waits latency x lat(m) and its rate is at most its route's
+     * bottleneck x bw(m); e.g. m >= 65472 B: 11.6436 x the latency, 0.940694 x the bandwidth.
+     * Default 0. */
+    int smpi_factors;
 } hc_flow_opts_t;
 void hc_flow_opts_init(hc_flow_opts_t *opts);
 

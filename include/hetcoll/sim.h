@@ -37,6 +37,9 @@ typedef struct hc_sim_opts {
      * platform by max-min fairness (include/hetcoll/links.h; every pair needs a route); error
      * draws and slowdowns are not applied, two-tree and redistribution schedules not taken. */
     int network;
+    /* With HC_NETWORK_FLOW: 1 = SMPI's default size-dependent latency and bandwidth factors
+     * (hc_flow_opts_t.smpi_factors). Default 0. */
+    int smpi_factors;
 } hc_sim_opts_t;
 
 #define HC_NETWORK_PAIR 0

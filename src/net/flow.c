@@ -20,6 +20,26 @@ void hc_flow_opts_init(hc_flow_opts_t *opts)
     opts->bandwidth_factor = 1.0;
 }
 
+/* SMPI's default piecewise factors (SimGrid 3.3x, smpi/lat-factor and smpi/bw-factor): the
+ * factor of the largest threshold <= the message size. */
+static const struct {
+    double from, lat, bw;
+} smpi_factors[] = {
+    {65472, 11.6436, 0.940694}, {15424, 3.48845, 0.697866}, {9376, 2.59299, 0.58729},
+    {5776, 2.18796, 1.08739},   {3484, 1.88101, 0.77493},   {1426, 1.61075, 0.608902},
+    {732, 1.9503, 0.341987},    {257, 1.95341, 0.338112},   {0, 2.01467, 0.812084}};
+
+static void smpi_factor(double bytes, double *lat, double *bw)
+{
+    for (size_t k = 0; k < sizeof smpi_factors / sizeof *smpi_factors; k++)
+        if (bytes >= smpi_factors[k].from) {
+            *lat = smpi_factors[k].lat;
+            *bw = smpi_factors[k].bw;
+            return;
+        }
+    *lat = *bw = 1;
+}
+
 /* Resource of a hop: a shared link is one resource for both directions, a split-duplex link
  * one per direction (2 link + down); a fat pipe none (-1): it only caps each flow. */
 static int64_t resource_of(const hc_platform_t *p, uint32_t hop)
@@ -192,10 +212,12 @@ int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double sta
         f->res = hc__malloc(r[0], sizeof *f->res);
         if (!f->res)
             return hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
-        double lat = 0;
+        double lat = 0, bottleneck = INFINITY;
         for (uint32_t h = 0; h < r[0]; h++) {
             const hc__link_t *l = &p->links[r[1 + h] >> 1];
             lat += l->lat;
+            if (l->bw < bottleneck)
+                bottleneck = l->bw;
             int64_t res = resource_of(p, r[1 + h]);
             if (res < 0) {
                 if (l->bw * e->o.bandwidth_factor < f->cap)
@@ -207,6 +229,13 @@ int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double sta
                 dup |= f->res[q] == (uint32_t)res;
             if (!dup)
                 f->res[f->n_res++] = (uint32_t)res;
+        }
+        if (e->o.smpi_factors) { /* size-dependent latency and a per-flow rate bound */
+            double lf, bf;
+            smpi_factor(bytes, &lf, &bf);
+            lat *= lf;
+            if (bottleneck * bf * e->o.bandwidth_factor < f->cap)
+                f->cap = bottleneck * bf * e->o.bandwidth_factor;
         }
         t0 += lat * e->o.latency_factor;
     } else {

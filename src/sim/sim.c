@@ -271,12 +271,15 @@ done:
 
 /* The flow network: each event starts when its predecessors have ended (whole-duration ports)
  * and its bytes share the platform's links with the transfers running at the same time. */
-static int replay_flows(const hc_schedule_t *s, const hc_problem_t *truth, size_t *indeg,
+static int replay_flows(const hc_schedule_t *s, const hc_problem_t *truth, int smpi, size_t *indeg,
                         const size_t *off, const size_t *adj, double *ready, hc_sim_result_t *r)
 {
     size_t E = s->n_events;
     hc__fe_t *fe;
-    HC__TRY(hc__fe_create(truth->platform, NULL, &fe));
+    hc_flow_opts_t fo;
+    hc_flow_opts_init(&fo);
+    fo.smpi_factors = smpi;
+    HC__TRY(hc__fe_create(truth->platform, &fo, &fe));
     size_t *of = hc__malloc(E + 1, sizeof *of); /* engine id -> event */
     int rc = of ? HC_OK : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
     size_t added = 0;
@@ -316,7 +319,7 @@ static int replay_flows(const hc_schedule_t *s, const hc_problem_t *truth, size_
 
 /* port: per-event port times (pLogP broadcast), or NULL for whole-duration ports. */
 static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const double *dur,
-                        const double *port, int flows, hc_sim_result_t *r)
+                        const double *port, int flows, int smpi, hc_sim_result_t *r)
 {
     size_t E = s->n_events;
     uint32_t P = s->P;
@@ -502,7 +505,7 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
         }
     }
     if (flows) {
-        rc = replay_flows(s, truth, indeg, off, adj, ready, r);
+        rc = replay_flows(s, truth, smpi, indeg, off, adj, ready, r);
         if (rc == HC_OK)
             for (size_t i = 0; i < E; i++)
                 if (r->events[i].end > r->makespan)
@@ -641,7 +644,7 @@ int hc_simulate(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_
             rc = replay_redistribute(s, truth, dur, r);
         else
             rc = replay_graph(s, truth, dur, opts->network == HC_NETWORK_FLOW ? NULL : port,
-                              opts->network == HC_NETWORK_FLOW, r);
+                              opts->network == HC_NETWORK_FLOW, opts->smpi_factors != 0, r);
     }
     free(port);
     free(dur);

@@ -101,6 +101,7 @@ static void test_flow_sharing(void **state)
     (void)state;
     hc_platform_t *p = three_sites(2);
     double lat = 2 * NIC_LAT + 2 * UP_LAT, B = 1.25e6, end[3];
+    hc_flow_opts_t o;
     /* alone: latency + bytes / uplink */
     hc_flow_t one[1] = {{0, 2, B, 0}};
     assert_int_equal(hc_flows_run(p, NULL, one, 1, end), HC_OK);
@@ -120,12 +121,16 @@ static void test_flow_sharing(void **state)
     assert_int_equal(hc_flows_run(p, NULL, three, 2, end), HC_OK);
     assert_true(close_rel(end[0], lat + 2e6 / UP_BW));
     assert_true(close_rel(end[1], lat + 4e6 / UP_BW));
+    /* SMPI's size factors: 1.25 MB >= 65472 B: latency x 11.6436, rate <= bottleneck x 0.940694 */
+    hc_flow_opts_init(&o);
+    o.smpi_factors = 1;
+    assert_int_equal(hc_flows_run(p, &o, one, 1, end), HC_OK);
+    assert_true(close_rel(end[0], lat * 11.6436 + B / (UP_BW * 0.940694)));
     /* a late start waits for its own start */
     hc_flow_t late[1] = {{0, 1, 0, 0.5}};
     assert_int_equal(hc_flows_run(p, NULL, late, 1, end), HC_OK);
     assert_true(close_rel(end[0], 0.5 + 2 * NIC_LAT));
     /* factors */
-    hc_flow_opts_t o;
     hc_flow_opts_init(&o);
     o.bandwidth_factor = 0.5;
     assert_int_equal(hc_flows_run(p, &o, one, 1, end), HC_OK);

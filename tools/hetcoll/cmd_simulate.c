@@ -29,6 +29,8 @@ static void help(FILE *f)
                "                               transfers at the same time share the platform's\n"
                "                               links (max-min fair; needs a hetcoll-platform/2\n"
                "                               platform with routes)\n"
+               "  --smpi-factors               with --network flow: SMPI's default size-dependent\n"
+               "                               latency and bandwidth factors\n"
                "  --alpha A                    TTCC switch cost (fraction of the mean edge time)\n"
                "  -f, --format text|json       json adds the actual time of every event\n"
                "  -o, --output FILE            write to FILE instead of stdout\n"
@@ -37,7 +39,7 @@ static void help(FILE *f)
                "  hetcoll simulate --schedule s.json --costs C.txt --error-sigma 0.2 --seed 5\n");
 }
 
-enum { OPT_SIGMA = POPT_LAST + 1, OPT_SLOW, OPT_NETWORK };
+enum { OPT_SIGMA = POPT_LAST + 1, OPT_SLOW, OPT_NETWORK, OPT_SMPI };
 
 typedef struct slow {
     uint32_t node;
@@ -97,6 +99,7 @@ int cmd_simulate(int argc, char **argv)
                                              {"error-sigma", required_argument, NULL, OPT_SIGMA},
                                              {"slow", required_argument, NULL, OPT_SLOW},
                                              {"network", required_argument, NULL, OPT_NETWORK},
+                                             {"smpi-factors", no_argument, NULL, OPT_SMPI},
                                              {"format", required_argument, NULL, 'f'},
                                              {"output", required_argument, NULL, 'o'},
                                              {"help", no_argument, NULL, 'h'},
@@ -106,7 +109,7 @@ int cmd_simulate(int argc, char **argv)
     cli_popts_init(&o);
     const char *path = NULL, *format = "text", *output = NULL;
     double sigma = 0;
-    int network = HC_NETWORK_PAIR;
+    int network = HC_NETWORK_PAIR, smpi = 0;
     slow_t *slows = NULL;
     size_t n_slow = 0;
     int c, rc = CLI_OK;
@@ -122,6 +125,9 @@ int cmd_simulate(int argc, char **argv)
             break;
         case 'o':
             output = optarg;
+            break;
+        case OPT_SMPI:
+            smpi = 1;
             break;
         case OPT_NETWORK:
             if (strcmp(optarg, "pair") == 0)
@@ -225,6 +231,7 @@ int cmd_simulate(int argc, char **argv)
         so.seed = o.algo.seed;
     so.slowdown = factors;
     so.network = network;
+    so.smpi_factors = smpi;
     if (o.have_alpha)
         so.alpha = o.algo.alpha;
     hc_sim_result_t *r = NULL;
