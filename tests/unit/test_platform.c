@@ -170,7 +170,7 @@ static void test_bad_specs(void **state)
         {"builtin:nope", HC_ERR_UNKNOWN,
          "unknown built-in platform 'nope' (valid: gusto, grid5000)"},
         {"builtin:", HC_ERR_UNKNOWN, "valid: gusto, grid5000"},
-        {"random:nope", HC_ERR_UNKNOWN, "(valid: gusto, two-cluster, uniform, grid)"},
+        {"random:nope", HC_ERR_UNKNOWN, "(valid: gusto, two-cluster, uniform, grid, sites)"},
         {"random:gusto:Q=1", HC_ERR_UNKNOWN,
          "unknown key 'Q' for generator 'gusto' (valid: P, seed)"},
         {"random:uniform:P=0", HC_ERR_VALUE, "key 'P': must be in [1, 4096] (got 0)"},
