@@ -52,5 +52,6 @@ grep -q "does not apply error draws" "$T/err" || { fail=$((fail + 1)); echo "FAI
 "$H" schedule alltoall --platform "random:sites:nodes=2:interleave=1" --msg 64KiB >"$T/auto" 2>&1 ||
     { fail=$((fail + 1)); echo "FAIL: auto on random:sites"; }
 grep -q '^note: *auto on the links: kept' "$T/auto" || { fail=$((fail + 1)); echo "FAIL: auto note: $(grep note "$T/auto")"; }
+grep -q 'on the links (flow model): .* link bound .*x)' "$T/auto" || { fail=$((fail + 1)); echo "FAIL: no link bound in the note"; }
 echo "links checks: $fail failed"
 [ $fail -eq 0 ]

@@ -214,6 +214,47 @@ static int auto_on_links(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_
     return HC_OK;
 }
 
+/* On a platform with links, what the per-pair plan cannot say: the schedule's time on the flow
+ * network and, for a total exchange, the link bound (bytes over each link's capacity). */
+static int links_note(const hc_problem_t *pb, hc_schedule_t *s)
+{
+    if (!pb->platform || !hc_platform_has_routes(pb->platform) ||
+        pb->coll == HC_COLL_REDISTRIBUTE || s->parent2)
+        return HC_OK;
+    hc_sim_opts_t so;
+    hc_sim_opts_init(&so);
+    so.network = HC_NETWORK_FLOW;
+    hc_sim_result_t *r = NULL;
+    int st = hc_simulate(s, pb, &so, &r);
+    if (st != HC_OK)
+        return st;
+    double flow = r->makespan, lb = NAN;
+    hc_sim_result_destroy(r);
+    if (pb->coll == HC_COLL_ALLTOALL) {
+        uint32_t P = pb->P;
+        double *bytes = calloc((size_t)P * P, sizeof *bytes);
+        if (!bytes)
+            return hc_error_set(HC_ERR_NOMEM, "out of memory");
+        for (uint32_t i = 0; i < P; i++)
+            for (uint32_t j = 0; j < P; j++)
+                if (i != j && HC_AT(pb->costs, i, j) > 0)
+                    bytes[(size_t)i * P + j] =
+                        pb->sizes ? HC_AT(pb->sizes, i, j) : (double)pb->msg_bytes;
+        st = hc_flows_bound(pb->platform, bytes, &lb);
+        free(bytes);
+        if (st != HC_OK)
+            return st;
+    }
+    char line[256];
+    if (isnan(lb))
+        snprintf(line, sizeof line, "on the links (flow model): %.6g s", flow);
+    else
+        snprintf(line, sizeof line, "on the links (flow model): %.6g s, link bound %.6g s (%.4fx)",
+                 flow, lb, flow / lb);
+    return s->note ? hc_schedule_set_note(s, "%s\n%s", s->note, line)
+                   : hc_schedule_set_note(s, "%s", line);
+}
+
 int cmd_schedule(int argc, char **argv)
 {
     static const struct option longopts[] = {CLI_PROBLEM_LONGOPTS,
@@ -302,6 +343,8 @@ int cmd_schedule(int argc, char **argv)
         st = auto_on_links(&p.pb, &o.algo, &s);
     else
         st = hc_schedule_compute(&p.pb, algo, &o.algo, &s);
+    if (st == HC_OK)
+        st = links_note(&p.pb, s);
     if (st != HC_OK) {
         rc = cli_fail(st, algo);
     } else {
