@@ -93,6 +93,15 @@ int hc_flows_run(const hc_platform_t *p, const hc_flow_opts_t *opts, const hc_fl
  * crossing it divided by its capacity, and of one transfer's latency + bytes / bottleneck. */
 int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out);
 
+/* Cut bound of a broadcast (or, mirrored, a reduction) of m bytes from `root` on p's links,
+ * with the platform's clusters as sites: every other site must take m in through the links all
+ * routes into it share, and the root's site must let m out; when those links are the sites'
+ * shared uplinks (one capacity for both directions), the k sites' uplinks together carry at
+ * least 2 (k - 1) m (every byte that enters a site left another), hence at least
+ * 2 (k - 1) m / (sum of their capacities). Plus the smallest latency into a site. Without
+ * clusters, or when no link is common to a site's routes, only the terms that exist count. */
+int hc_flows_bcast_bound(const hc_platform_t *p, uint32_t root, double m, double *out);
+
 #ifdef __cplusplus
 }
 #endif

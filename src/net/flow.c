@@ -381,3 +381,94 @@ int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out)
         *out = lb;
     return rc;
 }
+
+/* Resources crossed by every route from outside cluster c into it (into = 1) or out of it
+ * (into = 0), as a mask over the 2 L resources; 0 entries when none. Returns their count. */
+static size_t common_resources(const hc_platform_t *p, uint32_t c, int into, unsigned char *mask)
+{
+    size_t n_r = 2 * (size_t)p->n_links;
+    int first = 1;
+    memset(mask, 0, n_r);
+    unsigned char *here = hc__malloc(n_r ? n_r : 1, 1);
+    if (!here)
+        return 0;
+    for (uint32_t i = 0; i < p->P; i++)
+        for (uint32_t j = 0; j < p->P; j++) {
+            int ci = p->cluster[i] == (int32_t)c, cj = p->cluster[j] == (int32_t)c;
+            if (i == j || (into ? (ci || !cj) : (!ci || cj)))
+                continue;
+            const uint32_t *r = p->route[(size_t)i * p->P + j];
+            memset(here, 0, n_r);
+            for (uint32_t h = 0; r && h < r[0]; h++) {
+                int64_t res = resource_of(p, r[1 + h]);
+                if (res >= 0)
+                    here[res] = 1;
+            }
+            for (size_t x = 0; x < n_r; x++)
+                mask[x] = first ? here[x] : (unsigned char)(mask[x] & here[x]);
+            first = 0;
+        }
+    free(here);
+    size_t cnt = 0;
+    for (size_t x = 0; !first && x < n_r; x++)
+        cnt += mask[x];
+    if (first)
+        return 0;
+    return cnt;
+}
+
+int hc_flows_bcast_bound(const hc_platform_t *p, uint32_t root, double m, double *out)
+{
+    if (!p || !out || root >= p->P || !(m >= 0))
+        return hc__error(HC_ERR_INVAL, "hc_flows_bcast_bound: NULL argument, root out of range "
+                                       "or negative size");
+    *out = 0;
+    if (!hc_platform_has_routes(p) || p->n_clusters < 2 || p->cluster[root] < 0)
+        return HC_OK;
+    size_t n_r = 2 * (size_t)p->n_links;
+    unsigned char *in = hc__malloc(n_r ? n_r : 1, 1), *outm = hc__malloc(n_r ? n_r : 1, 1);
+    if (!in || !outm) {
+        free(in);
+        free(outm);
+        return hc__error(HC_ERR_NOMEM, "out of memory in the cut bound");
+    }
+    uint32_t rc_root = (uint32_t)p->cluster[root];
+    double lb = 0, cap_sum = 0, min_lat = INFINITY;
+    int all_shared = 1;
+    for (uint32_t c = 0; c < p->n_clusters; c++) {
+        int is_root = c == rc_root;
+        size_t n_in = common_resources(p, c, !is_root, in);
+        double best = 0; /* the tightest common link: m over the smallest capacity */
+        double cap_shared = INFINITY;
+        for (size_t x = 0; x < n_r; x++)
+            if (in[x]) {
+                const hc__link_t *l = &p->links[x >> 1];
+                if (m / l->bw > best)
+                    best = m / l->bw;
+                if (l->sharing == HC_LINK_SHARED && l->bw < cap_shared) {
+                    /* the shared uplink: common to the routes in and out */
+                    if (common_resources(p, c, is_root, outm) && outm[x])
+                        cap_shared = l->bw;
+                }
+            }
+        if (n_in == 0 || !isfinite(cap_shared))
+            all_shared = 0;
+        else
+            cap_sum += cap_shared;
+        if (best > lb)
+            lb = best;
+        if (!is_root)
+            for (uint32_t i = 0; i < p->P; i++)
+                for (uint32_t j = 0; j < p->P; j++)
+                    if (p->cluster[i] != (int32_t)c && p->cluster[j] == (int32_t)c &&
+                        p->lat[(size_t)i * p->P + j] < min_lat)
+                        min_lat = p->lat[(size_t)i * p->P + j];
+    }
+    double k = p->n_clusters;
+    if (all_shared && cap_sum > 0 && 2 * (k - 1) * m / cap_sum > lb)
+        lb = 2 * (k - 1) * m / cap_sum;
+    free(in);
+    free(outm);
+    *out = lb + (isfinite(min_lat) ? min_lat : 0);
+    return HC_OK;
+}

@@ -34,6 +34,8 @@ static hc_platform_t *three_sites(uint32_t per)
     assert_int_equal(hc_platform_create(P, 1, 1, &p), HC_OK);
     char name[32];
     for (uint32_t i = 0; i < P; i++) {
+        snprintf(name, sizeof name, "site%u", i / per);
+        assert_int_equal(hc_platform_set_cluster(p, i, name), HC_OK);
         snprintf(name, sizeof name, "nic%u", i);
         assert_int_equal(hc_platform_add_link(p, name, NIC_BW, NIC_LAT, HC_LINK_SPLITDUPLEX, NULL),
                          HC_OK);
@@ -152,6 +154,12 @@ static void test_skewed_alltoallv_bound(void **state)
     double lb = 0;
     assert_int_equal(hc_flows_bound(p, bytes, &lb), HC_OK);
     assert_true(close_rel(lb, 52 * 65536.0 / UP_BW));
+    /* broadcast of 16 MiB from node 0: the three shared uplinks carry 2 (k - 1) m together
+     * (every byte entering a site left another): 4 m / (3 x 12.5 MB/s), plus the smallest
+     * latency into a site (issue 16's 1.81 s) */
+    double cut = 0, m = 16777216.0;
+    assert_int_equal(hc_flows_bcast_bound(p, 0, m, &cut), HC_OK);
+    assert_true(close_rel(cut, 4 * m / (3 * UP_BW) + 2 * NIC_LAT + 2 * UP_LAT));
     /* the flow model never beats it */
     hc_flow_t f[30];
     size_t n = 0;

@@ -215,7 +215,8 @@ static int auto_on_links(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_
 }
 
 /* On a platform with links, what the per-pair plan cannot say: the schedule's time on the flow
- * network and, for a total exchange, the link bound (bytes over each link's capacity). */
+ * network and the link bound (total exchange: bytes over each link's capacity; broadcast and
+ * reduction: the cut bound of the sites). */
 static int links_note(const hc_problem_t *pb, hc_schedule_t *s)
 {
     if (!pb->platform || !hc_platform_has_routes(pb->platform) ||
@@ -230,7 +231,13 @@ static int links_note(const hc_problem_t *pb, hc_schedule_t *s)
         return st;
     double flow = r->makespan, lb = NAN;
     hc_sim_result_destroy(r);
-    if (pb->coll == HC_COLL_ALLTOALL) {
+    if (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE) {
+        st = hc_flows_bcast_bound(pb->platform, pb->root, (double)pb->msg_bytes, &lb);
+        if (st != HC_OK)
+            return st;
+        if (!(lb > 0))
+            lb = NAN;
+    } else if (pb->coll == HC_COLL_ALLTOALL) {
         uint32_t P = pb->P;
         double *bytes = calloc((size_t)P * P, sizeof *bytes);
         if (!bytes)
