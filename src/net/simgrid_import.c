@@ -325,6 +325,7 @@ typedef void *sgh_t; /* sg_host_t, sg_link_t, xbt_dynar_t: opaque here */
 typedef struct {
     void (*init)(int *, char **);
     void (*load_platform)(const char *);
+    void (*run)(void);
     size_t (*host_count)(void);
     sgh_t *(*host_list)(void);
     sgh_t (*host_by_name)(const char *);
@@ -351,6 +352,7 @@ static int load_api(sg_api_t *a)
     } tab[] = {
         {"simgrid_init", (void **)&a->init},
         {"simgrid_load_platform", (void **)&a->load_platform},
+        {"simgrid_run", (void **)&a->run},
         {"sg_host_count", (void **)&a->host_count},
         {"sg_host_list", (void **)&a->host_list},
         {"sg_host_by_name", (void **)&a->host_by_name},
@@ -443,6 +445,9 @@ static int child_build(const char *file, const char *text, const strv_t *hosts, 
     int argc = 2;
     a.init(&argc, argv);
     a.load_platform(file);
+    /* Running the (empty) simulation seals the platform: Floyd and Dijkstra zones compute
+     * their routes then, and without it have none. */
+    a.run();
 
     size_t H = a.host_count();
     sgh_t *all = H ? a.host_list() : NULL;
@@ -632,12 +637,10 @@ static int buf_read(int fd, buf_t *b, size_t limit, int *eof)
  * error message (SimGrid adds "Exiting now." and a backtrace), else its last line. */
 static void child_message(char *err, char *msg, size_t cap)
 {
-    char *best = NULL, *last = NULL;
+    char *best = NULL;
     for (char *line = strtok(err, "\n"); line; line = strtok(NULL, "\n")) {
         while (isspace((unsigned char)*line))
             line++;
-        if (!*line)
-            continue;
         if (strncmp(line, DETAIL_TAG, strlen(DETAIL_TAG)) == 0) {
             best = line + strlen(DETAIL_TAG);
             break;
@@ -652,13 +655,11 @@ static void child_message(char *err, char *msg, size_t cap)
             char *colon = strstr(line, ": ");
             line = colon ? colon + 2 : line + 19;
         }
-        if (!best && (tag || strstr(line, "rror")) && strcmp(line, "Exiting now.") != 0 &&
-            strncmp(line, "Current backtrace", 17) != 0 && strncmp(line, "->", 2) != 0)
+        if (!best && *line && strcmp(line, "Exiting now.") != 0 && !strstr(line, "acktrace") &&
+            strncmp(line, "->", 2) != 0)
             best = line;
-        if (strncmp(line, "->", 2) != 0)
-            last = line;
     }
-    snprintf(msg, cap, "%s", best ? best : last ? last : "no message");
+    snprintf(msg, cap, "%s", best ? best : "no message");
 }
 
 int hc__platform_simgrid(const char *spec, hc_platform_t **out)
