@@ -47,6 +47,10 @@ int hc_platform_subset(const hc_platform_t *p, const uint32_t *nodes, uint32_t n
  *   builtin:NAME         built-in platform (see hc_platform_builtin_names)
  *   random:GEN:k=v:...   seeded random generator (see docs/formats.md)
  *   dir:FILE             directory file written by the monitor (network information issue)
+ *   simgrid:[hostfile=H:][np=N:]FILE.xml
+ *                        SimGrid platform read by SimGrid's library (HC_ERR_UNSUPPORTED when
+ *                        built without it); nodes = the hostfile's ranks or the hosts in
+ *                        document order, with their links and routes (docs/formats.md)
  * Errors name the spec/file, line and field; unknown names list the valid ones. */
 int hc_platform_load(const char *spec, hc_platform_t **out);
 

@@ -89,6 +89,10 @@ int hc__platform_builtin(const char *name, hc_platform_t **out);
 /* random:GEN:k=v:... (src/net/random.c); `spec` is the full spec including "random:". */
 int hc__platform_random(const char *spec, hc_platform_t **out);
 
+/* simgrid:[hostfile=H:][np=N:]FILE.xml (src/net/simgrid_import.c); `spec` follows "simgrid:".
+ * HC_ERR_UNSUPPORTED when built without SimGrid. */
+int hc__platform_simgrid(const char *spec, hc_platform_t **out);
+
 /* Comma-separated generator names, e.g. "gusto, two-cluster, uniform, grid". */
 const char *hc__platform_random_names(void);
 

@@ -625,13 +625,15 @@ int hc_platform_load(const char *spec, hc_platform_t **out)
     *out = NULL;
     if (!spec || !*spec)
         return hc__error(HC_ERR_INVAL, "empty platform spec (expected FILE, builtin:NAME, "
-                                       "random:GEN:k=v:... or dir:FILE)");
+                                       "random:GEN:k=v:..., dir:FILE or simgrid:FILE.xml)");
     if (strncmp(spec, "builtin:", 8) == 0)
         return hc__platform_builtin(spec + 8, out);
     if (strncmp(spec, "random:", 7) == 0)
         return hc__platform_random(spec, out);
     if (strncmp(spec, "dir:", 4) == 0)
         return hc__directory_load_spec(spec + 4, out);
+    if (strncmp(spec, "simgrid:", 8) == 0)
+        return hc__platform_simgrid(spec + 8, out);
     char *text = NULL;
     HC__TRY(hc__read_file(spec, &text, NULL));
     int rc = hc_platform_parse(text, spec, out);
