@@ -394,11 +394,16 @@ int hc__probe_to_platform(const hc__probe_result_t *r, const double *lat, const 
 
 void hc__probe_summary(const hc__probe_result_t *r, const hc__probe_opts_t *o, char *buf, size_t n)
 {
+    /* the comparison with full mode only where it says something */
+    char full[64] = "";
+    if (o->clustered)
+        snprintf(full, sizeof full, " (full mode would need %llu)",
+                 (unsigned long long)r->P * (r->P - 1));
     snprintf(buf, n,
              "probe: P=%u mode=%s clusters=%u | latency: %llu pair measurements in %u rounds, "
-             "%.3f s | gaps: %llu directed measurements (x %zu sizes) in %u rounds, %.3f s "
-             "(full mode would need %llu) | total %.3f s",
+             "%.3f s | gaps: %llu directed measurements (x %zu sizes) in %u rounds, %.3f s%s | "
+             "total %.3f s",
              r->P, o->clustered ? "clustered" : "full", r->C, (unsigned long long)r->n_latency,
              r->rounds_latency, r->t_latency, (unsigned long long)r->n_gap, r->S, r->rounds_gap,
-             r->t_gap, (unsigned long long)r->P * (r->P - 1), r->t_total);
+             r->t_gap, full, r->t_total);
 }
