@@ -65,4 +65,25 @@ header docs/results/bcast_auto.md "Broadcast: auto against the classic and grid 
         echo " $chose |"
     done
 } >>docs/results/bcast_auto.md
+# The link level: per-pair plan, flow model and link bound on the 3-site shared-uplink grid.
+cmd="hetcoll schedule COLL --platform random:sites:nodes=20:interleave=1 --msg SIZE"
+header docs/results/links.md "On shared links: the per-pair plan, the flow model and the link bound" "$cmd"
+{
+    echo "60 ranks interleaved over 3 sites, 100 Mb/s uplinks shared by both directions, 10 ms"
+    echo "between sites (random:sites). auto ranks its candidates on the flow network; the plan"
+    echo "is the per-pair model's makespan of the kept schedule, the bound the link (alltoall) or"
+    echo "cut (bcast, reduce) bound. Flow and bound are models, not SMPI measurements."
+    echo
+    echo "| collective | size | kept | per-pair plan (s) | flow model (s) | link bound (s) | flow / bound |"
+    echo "|---|---|---|---|---|---|---|"
+    for cs in alltoall:64KiB bcast:64KiB bcast:1MiB bcast:16MiB reduce:1MiB; do
+        c=${cs%%:*} m=${cs#*:}
+        "$H" schedule "$c" --platform random:sites:nodes=20:interleave=1 --msg "$m" >"$tmp/l.txt"
+        awk -v c="$c" -v m="$m" '
+            /^makespan:/ { plan = $2 }
+            /auto on the links: kept/ { for (i = 1; i <= NF; i++) if ($i == "kept") kept = $(i + 1); sub(",", "", kept) }
+            /on the links \(flow model\)/ { for (i = 1; i <= NF; i++) { if ($i == "model):") flow = $(i + 1); if ($i == "bound") lb = $(i + 1); if ($i ~ /x\)$/) r = $i } }
+            END { gsub(/[()]/, "", r); printf "| %s | %s | %s | %s | %s | %s | %s |\n", c, m, kept, plan, flow, lb, r }' "$tmp/l.txt"
+    done
+} >>docs/results/links.md
 echo "docs/results: $(ls docs/results | tr '\n' ' ')"
