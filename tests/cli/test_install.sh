@@ -40,7 +40,8 @@ cc -std=c11 "$tmp/main.c" $(pkg-config --cflags --libs hetcoll) -Wl,-rpath,"$tmp
 out=$("$tmp/a")
 [ "$out" = "ok caterpillar 5" ] || { echo "pkg-config consumer printed '$out'"; exit 1; }
 # The shared library exports only the public hc_ names.
-if nm -D --defined-only "$tmp/prefix/lib/libhetcoll.so" | grep -q ' hc__'; then
+nm -D --defined-only "$tmp/prefix/lib/libhetcoll.so" >"$tmp/nm"
+if grep -q ' hc__' "$tmp/nm"; then
     echo "libhetcoll.so exports internal hc__ symbols"; exit 1
 fi
 # The exported symbols are the recorded ABI (cmake/hetcoll.abi): none lost, none added silently.
@@ -70,7 +71,8 @@ cc -std=c11 -Wall -Wextra -Werror -DHC_SOURCE_DIR="\"$src\"" -I"$src/tools/hetco
     "$src"/tools/hetcoll/*.c $(pkg-config --cflags --libs hetcoll) -lm \
     -Wl,-rpath,"$tmp/prefix/lib" -o "$tmp/hetcoll" 2>"$tmp/cc.err" ||
     { echo "the CLI does not build against the installed library:"; head -20 "$tmp/cc.err"; exit 1; }
-ldd "$tmp/hetcoll" | grep -q "$tmp/prefix/lib/libhetcoll.so" ||
+ldd "$tmp/hetcoll" >"$tmp/ldd" # not piped into grep -q: its early exit would SIGPIPE ldd
+grep -q "$tmp/prefix/lib/libhetcoll.so" "$tmp/ldd" ||
     { echo "the CLI built from the install does not use the installed libhetcoll.so"; exit 1; }
 for t in test_golden test_pipeline test_bad_input; do
     bash "$src/tests/cli/$t.sh" "$tmp/hetcoll" "$src/tests" >"$tmp/$t.log" 2>&1 ||
