@@ -110,11 +110,16 @@ static int parse_matrix_links(const char *origin, json_t *root, hc_platform_t *p
             json_t *x = json_array_get(hl, h);
             const char *s = json_is_string(x) ? json_string_value(x) : "";
             const char *colon = strchr(s, ':');
-            char name[256];
             size_t len = colon ? (size_t)(colon - s) : strlen(s);
             hops[h].down = colon && strcmp(colon, ":down") == 0;
-            if (len == 0 || len >= sizeof name ||
-                (colon && strcmp(colon, ":down") != 0 && strcmp(colon, ":up") != 0)) {
+            /* names of any length (a fuzzing finding: a long cluster name did not round-trip) */
+            char *name = hc__malloc(len + 1, 1);
+            if (!name) {
+                rc = hc__error(HC_ERR_NOMEM, "out of memory reading routes");
+                break;
+            }
+            if (len == 0 || (colon && strcmp(colon, ":down") != 0 && strcmp(colon, ":up") != 0)) {
+                free(name);
                 rc = hc__error(HC_ERR_VALUE,
                                "%s: field 'routes[%zu].links[%zu]': expected \"LINK\", "
                                "\"LINK:up\" or \"LINK:down\"",
@@ -126,6 +131,7 @@ static int parse_matrix_links(const char *origin, json_t *root, hc_platform_t *p
             if (hc_platform_link_find(p, name, &hops[h].link) != HC_OK)
                 rc = hc__error(HC_ERR_VALUE, "%s: field 'routes[%zu].links[%zu]': no link '%s'",
                                origin, k, h, name);
+            free(name);
         }
         if (rc == HC_OK && (rc = hc_platform_set_route(p, i, j, n, hops)) != HC_OK)
             rc = hc__error(rc, "%s: field 'routes[%zu]': %s", origin, k, hc_error_detail());
