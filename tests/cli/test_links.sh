@@ -20,6 +20,12 @@ grep -q '"format": "hetcoll-platform/2"' "$T/e1.json" || { fail=$((fail + 1)); e
 sed 's/"name": "C"/"name": ":C"/' "$D/platform_links.json" >"$T/colon.json"
 "$H" platform export "$T/colon.json" -o "$T/c1.json" && "$H" platform export "$T/c1.json" -o "$T/c2.json" &&
     cmp -s "$T/c1.json" "$T/c2.json" || { fail=$((fail + 1)); echo "FAIL: a cluster named ':C' does not round-trip"; }
+# a cluster name longer than any fixed buffer still round-trips (a fuzzing finding)
+long=$(printf 'C%.0s' $(seq 300))
+sed "s/\"name\": \"C\"/\"name\": \"$long\"/" "$D/platform_links.json" >"$T/long.json"
+"$H" platform export "$T/long.json" -o "$T/l1.json" && "$H" platform export "$T/l1.json" -o "$T/l2.json" &&
+    cmp -s "$T/l1.json" "$T/l2.json" && grep -q "$long-uplink" "$T/l1.json" ||
+    { fail=$((fail + 1)); echo "FAIL: a 300-character cluster name does not round-trip"; }
 # bad inputs: one line naming the field
 bad() {
     local want=$1 file=$2
