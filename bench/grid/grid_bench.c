@@ -3,7 +3,7 @@
  * simulated times) and with mpicc for real runs (tests/netns). Usage:
  *   grid_bench --platform SPEC --scenario NAME --ops OP[,OP...] [--reps N (3)]
  *              [--native-reps N (1: SMPI's native collectives are deterministic)] [--no-hetcoll]
- *              [--no-native] [--k K] [--label NATIVE] [--groups N1,N2]
+ *              [--no-native] [--k K] [--label NATIVE] [--groups N1,N2] [--algos all|A,B,...]
  * (GRID_BENCH_WALL=1 in the environment: wall-clock time of each phase on stderr.)
  * OP: a2a-uniform:SIZE, a2a-skewed:SIZE (20% "server" ranks, r % 5 == 0, send 10x SIZE),
  *     bcast:SIZE (root 0), reduce:SIZE (MPI_SUM on doubles, root 0),
@@ -11,6 +11,8 @@
  *     first N1 ranks to the next N2), pair (i, j)
  *     carrying SIZE * (1 + (7i + 13j) mod 4) / 2 bytes; hetcoll's KPBS schedule with at most K
  *     transfers per step against "post every Isend/Irecv at once").
+ * --algos: instead of "auto", each listed registry algorithm of the op's collective in turn
+ * (forced, a fresh communicator each; the label column names it): the model accuracy table.
  * SIZE: bytes with optional K/M suffix (KiB/MiB). Rank 0 prints one tab-separated row per op:
  *   scenario op bytes hetcoll_s native_s ratio algorithm predicted_s cold_s model_native_s
  *   plan_wall_s label warmup_calls warmup_s
@@ -168,7 +170,7 @@ static double timed(bench_t *b, int hetcoll, double *wall_out)
     MPI_Barrier(MPI_COMM_WORLD);
     double w0 = wall(), t0 = MPI_Wtime();
     int err = hetcoll ? run_hetcoll(b) : run_native(b);
-    double dt = MPI_Wtime() - t0, mx;
+    double t1 = MPI_Wtime(), dt = t1 - t0, mx;
     if (wall_out)
         *wall_out = wall() - w0;
     if (err != MPI_SUCCESS) {
@@ -176,7 +178,16 @@ static double timed(bench_t *b, int hetcoll, double *wall_out)
                 hetcoll ? "hetcoll" : "native", b->kind, err);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+#ifdef SMPI_SHARED_MALLOC
+    /* SMPI's clock is global: from the last rank leaving the barrier to the last end (the
+     * model starts every rank at once; the barrier releases them up to a latency apart) */
+    double se[2] = {t0, t1}, m2[2];
+    MPI_Allreduce(se, m2, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    mx = m2[1] - m2[0];
+    (void)dt;
+#else
     MPI_Allreduce(&dt, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+#endif
     return mx;
 }
 
@@ -242,6 +253,103 @@ done:
     return out;
 }
 
+/* Run flags of main. */
+typedef struct {
+    int reps, native_reps, no_hetcoll, no_native;
+} run_t;
+
+/* Whether `name` is in the comma-separated `list` ("all" holds every name). */
+static int listed(const char *list, const char *name)
+{
+    if (strcmp(list, "all") == 0)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += k + (p[k] == ',');
+    }
+    return 0;
+}
+
+/* One operation (b->kind, b->size) with a fresh communicator: the hetcoll row on stdout. */
+static void run_op(bench_t *bb, const hc_platform_t *plat, const hc_comm_opts_t *o, const int *cl,
+                   const run_t *rr, const char *scenario, const char *label)
+{
+    bench_t b = *bb;
+    const char *tok = b.kind;
+    int reps = rr->reps, native_reps = rr->native_reps, no_hetcoll = rr->no_hetcoll,
+        no_native = rr->no_native;
+    /* A communicator per operation: each is measured as a job's steady workload, with a
+     * planning budget of its own. */
+    int err = hc_comm_create(MPI_COMM_WORLD, plat, o, &b.hc);
+    if (err != MPI_SUCCESS) {
+        if (b.me == 0)
+            fprintf(stderr, "grid_bench: hc_comm_create failed (%d): %s\n", err, hc_error_detail());
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    int is_v = strncmp(tok, "a2a", 3) == 0 || strcmp(tok, "redist") == 0;
+    if (is_v) {
+        if (setup_v(&b, cl) != 0)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+    } else if (strcmp(tok, "bcast") == 0 || strcmp(tok, "reduce") == 0) {
+        b.sbuf = BIG_ALLOC(b.size ? b.size : 1);
+        b.rbuf = BIG_ALLOC(b.size ? b.size : 1);
+    } else {
+        if (b.me == 0)
+            fprintf(stderr, "grid_bench: unknown op '%s'\n", tok);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    double het = NAN, cold = NAN, pw = NAN, pred = NAN, mn = NAN;
+    char algo[64] = "-";
+    int warm = 0;
+    double warm_s = NAN;
+    if (!no_native)
+        timed(&b, 0, NULL); /* untimed: SMPI's first call of a collective costs more */
+    if (!no_hetcoll) {
+        double w1 = wall();
+        cold = timed(&b, 1, &pw);
+        warm_s = cold;
+        /* Until the runtime settled (bounded: a plan that never settles is reported). */
+        for (warm = 1; !hc_comm_settled(b.hc) && warm < 200; warm++)
+            warm_s += timed(&b, 1, NULL);
+        double w2 = wall();
+        het = median_of(&b, 1, reps);
+        if (b.me == 0 && getenv("GRID_BENCH_WALL"))
+            fprintf(stderr, "grid_bench: %s: cold %.2f s, warm %.2f s wall\n", tok, w2 - w1,
+                    wall() - w2);
+        snprintf(algo, sizeof algo, "%s", hc_comm_last_algorithm(b.hc));
+        pred = hc_comm_last_predicted(b.hc);
+        double w3 = wall();
+        if (b.me == 0)
+            mn = model_native(&b, cl, strcmp(algo, "auto") == 0 ? algo : NULL, sizeof algo);
+        if (b.me == 0 && getenv("GRID_BENCH_WALL"))
+            fprintf(stderr, "grid_bench: %s: model %.2f s wall\n", tok, wall() - w3);
+    }
+    double w0 = wall();
+    double nat = no_native ? NAN : median_of(&b, 0, native_reps);
+    if (b.me == 0 && getenv("GRID_BENCH_WALL"))
+        fprintf(stderr, "grid_bench: %s: native %.2f s wall\n", tok, wall() - w0);
+    if (b.me == 0) {
+        printf("%s\t%s\t%llu\t%.6g\t%.6g\t%.3f\t%s\t%.6g\t%.6g\t%.6g\t%.3g\t%s\t%d\t%.6g\n",
+               scenario, tok, (unsigned long long)b.size, het, nat, het / nat, algo, pred, cold, mn,
+               pw, label, warm, warm_s);
+        fflush(stdout);
+    }
+    hc_comm_destroy(b.hc);
+    b.hc = NULL;
+    BIG_FREE(b.sbuf);
+    BIG_FREE(b.rbuf);
+    free(b.sc);
+    free(b.sd);
+    free(b.rc);
+    free(b.rd);
+    b.sc = b.sd = b.rc = b.rd = NULL;
+    b.sbuf = b.rbuf = NULL;
+    *bb = b;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -249,8 +357,9 @@ int main(int argc, char **argv)
     memset(&b, 0, sizeof b);
     MPI_Comm_rank(MPI_COMM_WORLD, &b.me);
     MPI_Comm_size(MPI_COMM_WORLD, &b.P);
-    const char *spec = NULL, *scenario = "-", *ops = NULL, *label = "native";
-    int reps = 3, native_reps = 1, no_hetcoll = 0, no_native = 0, g1 = -1, g2 = -1;
+    const char *spec = NULL, *scenario = "-", *ops = NULL, *label = "native", *algos = NULL;
+    run_t r = {3, 1, 0, 0};
+    int g1 = -1, g2 = -1;
     b.k = 0;
     for (int a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--platform") == 0 && a + 1 < argc)
@@ -260,17 +369,19 @@ int main(int argc, char **argv)
         else if (strcmp(argv[a], "--ops") == 0 && a + 1 < argc)
             ops = argv[++a];
         else if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc)
-            reps = atoi(argv[++a]);
+            r.reps = atoi(argv[++a]);
         else if (strcmp(argv[a], "--native-reps") == 0 && a + 1 < argc)
-            native_reps = atoi(argv[++a]);
+            r.native_reps = atoi(argv[++a]);
         else if (strcmp(argv[a], "--k") == 0 && a + 1 < argc)
             b.k = atoi(argv[++a]);
         else if (strcmp(argv[a], "--label") == 0 && a + 1 < argc)
             label = argv[++a];
+        else if (strcmp(argv[a], "--algos") == 0 && a + 1 < argc)
+            algos = argv[++a];
         else if (strcmp(argv[a], "--no-hetcoll") == 0)
-            no_hetcoll = 1;
+            r.no_hetcoll = 1;
         else if (strcmp(argv[a], "--no-native") == 0)
-            no_native = 1;
+            r.no_native = 1;
         else if (strcmp(argv[a], "--groups") == 0 && a + 1 < argc &&
                  sscanf(argv[a + 1], "%d,%d", &g1, &g2) == 2 && g1 > 0 && g2 > 0)
             a++;
@@ -281,7 +392,7 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
-    if (!spec || !ops || reps < 1) {
+    if (!spec || !ops || r.reps < 1) {
         if (b.me == 0)
             fprintf(stderr, "grid_bench: --platform and --ops are required\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -315,73 +426,25 @@ int main(int argc, char **argv)
         }
         *colon = '\0';
         b.kind = tok;
-        /* A communicator per operation: each is measured as a job's steady workload, with a
-         * planning budget of its own. */
-        int err = hc_comm_create(MPI_COMM_WORLD, plat, &o, &b.hc);
-        if (err != MPI_SUCCESS) {
-            if (b.me == 0)
-                fprintf(stderr, "grid_bench: hc_comm_create failed (%d): %s\n", err,
-                        hc_error_detail());
-            MPI_Abort(MPI_COMM_WORLD, 1);
+        /* The collective of the op, for --algos */
+        hc_coll_t coll = strncmp(tok, "a2a", 3) == 0  ? HC_COLL_ALLTOALL
+                         : strcmp(tok, "bcast") == 0  ? HC_COLL_BCAST
+                         : strcmp(tok, "reduce") == 0 ? HC_COLL_REDUCE
+                                                      : HC_COLL_REDISTRIBUTE;
+        if (!algos) {
+            run_op(&b, plat, &o, cl, &r, scenario, label);
+            continue;
         }
-        int is_v = strncmp(tok, "a2a", 3) == 0 || strcmp(tok, "redist") == 0;
-        if (is_v) {
-            if (setup_v(&b, cl) != 0)
-                MPI_Abort(MPI_COMM_WORLD, 1);
-        } else if (strcmp(tok, "bcast") == 0 || strcmp(tok, "reduce") == 0) {
-            b.sbuf = BIG_ALLOC(b.size ? b.size : 1);
-            b.rbuf = BIG_ALLOC(b.size ? b.size : 1);
-        } else {
-            if (b.me == 0)
-                fprintf(stderr, "grid_bench: unknown op '%s'\n", tok);
-            MPI_Abort(MPI_COMM_WORLD, 2);
+        for (size_t i = 0; i < hc_algo_count(); i++) {
+            const hc_algo_info_t *a = hc_algo_get(i);
+            if (a->coll != coll || !listed(algos, a->name))
+                continue;
+            o.algo_alltoall = coll == HC_COLL_ALLTOALL ? a->name : "auto";
+            o.algo_bcast = coll == HC_COLL_BCAST ? a->name : "auto";
+            o.algo_reduce = coll == HC_COLL_REDUCE ? a->name : "auto";
+            o.algo_redistribute = coll == HC_COLL_REDISTRIBUTE ? a->name : "auto";
+            run_op(&b, plat, &o, cl, &r, scenario, a->name);
         }
-        double het = NAN, cold = NAN, pw = NAN, pred = NAN, mn = NAN;
-        char algo[64] = "-";
-        int warm = 0;
-        double warm_s = NAN;
-        if (!no_native)
-            timed(&b, 0, NULL); /* untimed: SMPI's first call of a collective costs more */
-        if (!no_hetcoll) {
-            double w1 = wall();
-            cold = timed(&b, 1, &pw);
-            warm_s = cold;
-            /* Until the runtime settled (bounded: a plan that never settles is reported). */
-            for (warm = 1; !hc_comm_settled(b.hc) && warm < 200; warm++)
-                warm_s += timed(&b, 1, NULL);
-            double w2 = wall();
-            het = median_of(&b, 1, reps);
-            if (b.me == 0 && getenv("GRID_BENCH_WALL"))
-                fprintf(stderr, "grid_bench: %s: cold %.2f s, warm %.2f s wall\n", tok, w2 - w1,
-                        wall() - w2);
-            snprintf(algo, sizeof algo, "%s", hc_comm_last_algorithm(b.hc));
-            pred = hc_comm_last_predicted(b.hc);
-            double w3 = wall();
-            if (b.me == 0)
-                mn = model_native(&b, cl, strcmp(algo, "auto") == 0 ? algo : NULL, sizeof algo);
-            if (b.me == 0 && getenv("GRID_BENCH_WALL"))
-                fprintf(stderr, "grid_bench: %s: model %.2f s wall\n", tok, wall() - w3);
-        }
-        double w0 = wall();
-        double nat = no_native ? NAN : median_of(&b, 0, native_reps);
-        if (b.me == 0 && getenv("GRID_BENCH_WALL"))
-            fprintf(stderr, "grid_bench: %s: native %.2f s wall\n", tok, wall() - w0);
-        if (b.me == 0) {
-            printf("%s\t%s\t%llu\t%.6g\t%.6g\t%.3f\t%s\t%.6g\t%.6g\t%.6g\t%.3g\t%s\t%d\t%.6g\n",
-                   scenario, tok, (unsigned long long)b.size, het, nat, het / nat, algo, pred, cold,
-                   mn, pw, label, warm, warm_s);
-            fflush(stdout);
-        }
-        hc_comm_destroy(b.hc);
-        b.hc = NULL;
-        BIG_FREE(b.sbuf);
-        BIG_FREE(b.rbuf);
-        free(b.sc);
-        free(b.sd);
-        free(b.rc);
-        free(b.rd);
-        b.sc = b.sd = b.rc = b.rd = NULL;
-        b.sbuf = b.rbuf = NULL;
     }
     free(list);
     free(cl);

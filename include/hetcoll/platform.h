@@ -96,12 +96,18 @@ int hc_platform_set_gap_table(hc_platform_t *p, uint32_t i, uint32_t j, size_t n
                               const uint64_t *sizes, const double *gaps);
 
 /* ---- SimGrid export (docs/formats.md, "SimGrid export") ---- */
-typedef enum { HC_SIMGRID_AUTO = 0, HC_SIMGRID_CLUSTER, HC_SIMGRID_MATRIX } hc_simgrid_form_t;
+typedef enum {
+    HC_SIMGRID_AUTO = 0,
+    HC_SIMGRID_CLUSTER,
+    HC_SIMGRID_MATRIX,
+    HC_SIMGRID_LINKS /* the platform's links and routes as they are (API 4) */
+} hc_simgrid_form_t;
 
 typedef struct hc_simgrid_opts {
     uint32_t struct_size; /* sizeof(hc_simgrid_opts_t), set by hc_simgrid_opts_init */
-    /* AUTO: the cluster form when the platform has that structure exactly, else the matrix
-     * form. */
+    /* AUTO: the links form when the platform has links and a route for every pair (its
+     * shared links exported with their sharing policies), else the cluster form when the
+     * platform has that structure exactly, else the matrix form. */
     hc_simgrid_form_t form;
     /* Inter-cluster links (cluster form). 0: one FATPIPE link per ordered cluster pair (every
      * flow gets the pair's bandwidth, as in hetcoll's per-pair model). 1: SHARED links (the

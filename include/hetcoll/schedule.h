@@ -202,6 +202,24 @@ int hc_schedule_validate(const hc_schedule_t *s, const hc_problem_t *pb);
  *   reduce        see src/sched/bound_reduce.c */
 int hc_lower_bound(const hc_problem_t *pb, double *out);
 
+/* ---- execution: how the MPI runtime runs a schedule on platform p (the simulator's flow
+ * network models the same) ---- */
+
+/* Messages `node` keeps in flight in a total exchange, in planned order: 1 + floor(the largest
+ * latency of its messages / their median transfer time), at most HC_EXEC_MAX_WINDOW, so that
+ * transfers cover a latency; 0 (all at once) when every message of the node is at most
+ * HC_EXEC_SMALL_BYTES: their order hardly matters and waiting for each costs more than it
+ * saves. (Small whole-message broadcast sends are likewise posted at once.) */
+#define HC_EXEC_MAX_WINDOW 16
+#define HC_EXEC_SMALL_BYTES 4096
+int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,
+                             uint32_t *send_window, uint32_t *recv_window);
+
+/* Segment size (bytes) of a pipelined reduction: a segment pays its edge's latency again, so
+ * segments stay well above the largest bandwidth-delay product of the tree's edges: 4 x BDP,
+ * at least 64 KiB (on a WAN, 12 ms x 125 MB/s: 6 MB, i.e. whole messages). */
+uint64_t hc_schedule_reduce_segment(const hc_schedule_t *s, const hc_platform_t *p);
+
 #ifdef __cplusplus
 }
 #endif

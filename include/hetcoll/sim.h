@@ -33,13 +33,22 @@ typedef struct hc_sim_opts {
                                (the larger of sender's and receiver's); NULL = none */
     double alpha;           /* TTCC switch cost, fraction of the mean edge time (default 0) */
     /* HC_NETWORK_PAIR (default): every pair its own link, durations from the problem's costs.
-     * HC_NETWORK_FLOW: transfers that run at the same time share the links of the problem's
-     * platform by max-min fairness (include/hetcoll/links.h; every pair needs a route); error
-     * draws and slowdowns are not applied, two-tree and redistribution schedules not taken. */
+     * HC_NETWORK_FLOW: the schedule executed as the MPI runtime executes it (the windows of
+     * hc_schedule_exec_windows, a reduction pipelined in hc_schedule_reduce_segment pieces,
+     * eager small sends, a redistribution's steps separated by barriers), its transfers
+     * sharing the links of the problem's platform by max-min fairness
+     * (include/hetcoll/links.h; every pair needs a route); error draws and slowdowns are not
+     * applied, two-tree schedules not taken. */
     int network;
     /* With HC_NETWORK_FLOW: 1 = SMPI's default size-dependent latency and bandwidth factors
      * (hc_flow_opts_t.smpi_factors). Default 0. */
     int smpi_factors;
+    /* With HC_NETWORK_FLOW: a send of fewer bytes leaves eagerly (the sender goes on at once
+     * and the transfer starts when the receiver has posted its receive), as MPI's eager
+     * protocol and SimGrid SMPI's detached sends (smpi/send-is-detached-thresh) do. Default
+     * 65536 (Open MPI's TCP eager limit and SMPI's default); 0 = every send waits for its
+     * transfer. (API 4) */
+    uint64_t eager_bytes;
 } hc_sim_opts_t;
 
 #define HC_NETWORK_PAIR 0

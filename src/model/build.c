@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/internal.h"
+#include "../model/model_internal.h"
 #include "hetcoll/problem.h"
 
 /* A created problem and what it owns; pb first, so the problem's address is the block's. */
@@ -13,6 +14,7 @@ typedef struct built {
     hc_problem_t pb;
     hc_matrix_t *costs, *sizes;
     uint32_t *nodes;
+    const hc_platform_t *node_platform; /* the platform nodes[] index (borrowed) */
 } built_t;
 
 void hc_problem_spec_init(hc_problem_spec_t *spec, hc_coll_t coll)
@@ -38,6 +40,13 @@ void hc_problem_destroy(hc_problem_t *pb)
 const uint32_t *hc_problem_nodes(const hc_problem_t *pb)
 {
     return pb ? ((const built_t *)(const void *)pb)->nodes : NULL;
+}
+
+const hc_platform_t *hc__problem_node_platform(const hc_problem_t *pb)
+{
+    return pb && ((const built_t *)(const void *)pb)->nodes
+               ? ((const built_t *)(const void *)pb)->node_platform
+               : NULL;
 }
 
 static int need_platform(const hc_problem_spec_t *s, const char *what)
@@ -245,9 +254,11 @@ int hc_problem_create(const hc_problem_spec_t *spec, hc_problem_t **out)
         b->pb.sizes = b->sizes;
         if (s.coll == HC_COLL_REDISTRIBUTE) {
             b->pb.P = b->pb.n1 + b->pb.n2;
-            /* on a platform the problem's nodes are not the platform's */
-            if (b->nodes)
+            /* on a platform the problem's nodes are not the platform's: nodes[] maps them */
+            if (b->nodes) {
+                b->node_platform = b->pb.platform;
                 b->pb.platform = NULL;
+            }
         } else {
             b->pb.P = b->costs->rows;
         }

@@ -18,6 +18,10 @@ static inline double hc__tol(double x)
     return HC__TOL_REL * fabs(x) + HC__TOL_ABS;
 }
 
+/* The platform hc_problem_nodes(pb) indexes (a redistribution built on a platform), or NULL.
+ * Borrowed from the problem's spec. */
+const hc_platform_t *hc__problem_node_platform(const hc_problem_t *pb);
+
 /* |a - b| <= hc__tol(max(|a|, |b|)) (src/model/event_order.c). */
 int hc__close(double a, double b);
 

@@ -13,12 +13,6 @@
 
 #include "mpi_internal.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* qsort has no context argument; one per thread (MPI_THREAD_MULTIPLE). */
 static _Thread_local const hc_schedule_t *sort_sched;
 
@@ -56,34 +50,6 @@ static int my_lists(const hc_schedule_t *s, uint32_t me, size_t **sends, size_t 
     qsort(*sends, *ns, sizeof **sends, by_start);
     qsort(*recvs, *nr, sizeof **recvs, by_start);
     return MPI_SUCCESS;
-}
-
-#define HC_MAX_WINDOW 16
-
-/* Messages in flight for one side of an exchange (see hc__exchange_run). */
-static uint32_t exchange_window(const hc_comm_t *c, const hc_schedule_t *s, const size_t *list,
-                                size_t n, int receiving)
-{
-    if (n < 2)
-        return 1;
-    double lmax = 0.0;
-    double *t = malloc(sizeof *t * n);
-    if (!t)
-        return 1;
-    for (size_t i = 0; i < n; i++) {
-        const hc_event_t *e = &s->events[list[i]];
-        uint32_t a = receiving ? e->src : (uint32_t)c->rank;
-        uint32_t b = receiving ? (uint32_t)c->rank : e->dst;
-        double L = hc_platform_latency(c->platform, a, b);
-        t[i] = (double)e->bytes / hc_platform_bandwidth(c->platform, a, b);
-        if (L > lmax)
-            lmax = L;
-    }
-    qsort(t, n, sizeof *t, cmp_double);
-    double tmed = t[n / 2];
-    free(t);
-    double w = tmed > 0 ? 1.0 + floor(lmax / tmed) : (double)HC_MAX_WINDOW;
-    return w >= HC_MAX_WINDOW ? HC_MAX_WINDOW : (uint32_t)w;
 }
 
 void hc__order_free(hc__order_t *o)
@@ -177,33 +143,11 @@ int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, uint64_t plan_by
         free(o);
         return err;
     }
-    if (s->coll == HC_COLL_REDUCE) {
-        /* A segment pays the edge's latency again, so segments must stay well above the
-         * bandwidth-delay product of the slowest-to-fill edge: 4 x BDP, at least 64 KiB. On a
-         * WAN (12 ms x 125 MB/s = 1.5 MB) that means whole messages. Every rank derives the
-         * same size from the same schedule and platform. */
-        double bdp = 0.0;
-        for (size_t i = 0; i < s->n_events; i++) {
-            const hc_event_t *e = &s->events[i];
-            double b = hc_platform_bandwidth(c->platform, e->src, e->dst) *
-                       hc_platform_latency(c->platform, e->src, e->dst);
-            if (b > bdp)
-                bdp = b;
-        }
-        o->seg_bytes = 4.0 * bdp > 65536.0 ? (uint64_t)(4.0 * bdp) : 65536;
-    }
-    if (s->coll == HC_COLL_ALLTOALL) {
-        /* Latency-bound exchanges (every message of this rank <= 4 KiB): the order of such
-         * messages hardly matters and waiting for each one costs more than it saves, so they
-         * are posted all at once, still in schedule order (window 0). */
-        int small = 1;
-        for (size_t i = 0; small && i < o->ns; i++)
-            small = s->events[o->sends[i]].bytes <= 4096;
-        for (size_t i = 0; small && i < o->nr; i++)
-            small = s->events[o->recvs[i]].bytes <= 4096;
-        o->ws = small ? 0 : exchange_window(c, s, o->sends, o->ns, 0);
-        o->wr = small ? 0 : exchange_window(c, s, o->recvs, o->nr, 1);
-    }
+    if (s->coll == HC_COLL_REDUCE)
+        o->seg_bytes = hc_schedule_reduce_segment(s, c->platform);
+    if (s->coll == HC_COLL_ALLTOALL &&
+        hc_schedule_exec_windows(s, c->platform, (uint32_t)c->rank, &o->ws, &o->wr) != HC_OK)
+        o->ws = o->wr = 1;
     if (s->coll == HC_COLL_BCAST && !s->parent2 && s->n_segments > 1) {
         err = segment_ranges(c, s, plan_bytes, o);
         if (err != MPI_SUCCESS) {
@@ -314,7 +258,7 @@ static int bcast_whole(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *
         err =
             MPI_Recv(buf, count, type, (int)s->events[recvs[i]].src, 2, c->comm, MPI_STATUS_IGNORE);
     hc__sleep(ns > 0 ? hc__fault_delay(c->rank) : 0.0);
-    if (total > 4096 || ns < 2) {
+    if (total > HC_EXEC_SMALL_BYTES || ns < 2) {
         /* One send at a time: the 1-port order the plan was timed with. */
         for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++)
             err = MPI_Send(buf, count, type, (int)s->events[sends[i]].dst, 2, c->comm);

@@ -94,14 +94,30 @@ static int by_makespan(const void *pa, const void *pb)
     return (a->makespan > b->makespan) - (a->makespan < b->makespan);
 }
 
+/* On a platform with links, the schedule's makespan becomes its flow-model time (transfers at
+ * the same time share the links, which the per-pair plan cannot see): the runtime's
+ * prediction. Schedules the flow replay does not cover keep their per-pair makespan. */
+static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s)
+{
+    hc_sim_opts_t so;
+    hc_sim_opts_init(&so);
+    so.network = HC_NETWORK_FLOW;
+    hc_sim_result_t *r = NULL;
+    int rc = hc_simulate(s, pb, &so, &r);
+    if (rc == HC_OK)
+        s->makespan = r->makespan;
+    hc_sim_result_destroy(r);
+    return rc;
+}
+
 /* Rank 0: the schedules to offer. A forced algorithm gives one. "auto" gives the best
  * predicted schedule and, when `max` > 1, up to max - 1 distinct alternatives predicted within
  * HC__SHORTLIST_RATIO of it, best first: for total exchange the registry's auto (never
  * predicted slower than the pairwise exchange), else every algorithm of the collective flagged
  * HC_ALGO_AUTO in the registry (all but the selectors and the two-tree broadcast, which hedges
  * against errors the prediction does not see), run with the time limit. On a platform with
- * links every collective but the redistribution takes the second way, the MPI library's default
- * included, ranked by the flow network. */
+ * links every collective takes the second way, the MPI library's default included, ranked by
+ * the flow network. */
 static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_t **out,
                           uint32_t max, uint32_t *n_out, double limit)
 {
@@ -109,16 +125,15 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
     hc_algo_opts_init(&o);
     o.time_limit_s = limit;
     *n_out = 0;
+    /* a platform with links: rank by the flow network (flow_predict) */
+    const int links = pb->platform && hc_platform_has_routes(pb->platform);
     if (strcmp(name, "auto") != 0) {
         int rc = hc_schedule_compute(pb, name, &o, &out[0]);
+        if (rc == HC_OK && links)
+            (void)flow_predict(pb, out[0]); /* else the per-pair prediction stands */
         *n_out = rc == HC_OK;
         return rc;
     }
-    /* a platform with links: rank by the flow network, where transfers at the same time share
-     * the links (the per-pair plan cannot see it); each candidate's makespan becomes its
-     * flow-model time, the runtime's prediction */
-    const int links =
-        pb->platform && hc_platform_has_routes(pb->platform) && pb->coll != HC_COLL_REDISTRIBUTE;
     if (pb->coll == HC_COLL_ALLTOALL && !links) {
         int rc = hc_schedule_compute(pb, "auto", &o, &out[0]);
         hc_schedule_t *pair = NULL;
@@ -151,18 +166,8 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
             continue;
         hc_schedule_t *s = NULL;
         last = hc_schedule_compute(pb, a->name, &o, &s);
-        if (last == HC_OK && links) {
-            hc_sim_opts_t so;
-            hc_sim_opts_init(&so);
-            so.network = HC_NETWORK_FLOW;
-            hc_sim_result_t *r = NULL;
-            last = hc_simulate(s, pb, &so, &r);
-            if (last == HC_OK)
-                s->makespan = r->makespan;
-            hc_sim_result_destroy(r);
-            if (last != HC_OK)
-                hc_schedule_destroy(s);
-        }
+        if (last == HC_OK && links && (last = flow_predict(pb, s)) != HC_OK)
+            hc_schedule_destroy(s);
         if (last == HC_OK)
             all[n++] = s;
     }

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../core/internal.h"
+#include "hetcoll/links.h"
 
 typedef struct {
     uint32_t n;      /* nodes */
@@ -230,6 +231,67 @@ static void write_matrix(FILE *f, const hc_platform_t *p, char (*names)[96])
     fprintf(f, "</zone>\n</platform>\n");
 }
 
+/* Links form (the platform has links and a route per pair): its links as they are (sharing
+ * policy included) and one route per ordered pair listing them; split-duplex hops name their
+ * direction. Link ids: sanitized names, or link-<id> when two collide. */
+static int write_links(FILE *f, const hc_platform_t *p, char (*names)[96])
+{
+    uint32_t P = hc_platform_size(p), L = hc_platform_link_count(p);
+    char(*ids)[96] = calloc(L ? L : 1, sizeof *ids);
+    hc_hop_t *hops = NULL;
+    size_t cap = 0;
+    if (!ids)
+        return hc__error(HC_ERR_NOMEM, "simgrid export: out of memory");
+    int unique = 1;
+    for (uint32_t l = 0; l < L; l++)
+        sanitize(ids[l], sizeof ids[l], hc_platform_link_name(p, l));
+    for (uint32_t l = 0; l < L && unique; l++)
+        for (uint32_t m = 0; m < l && unique; m++)
+            unique = strcmp(ids[l], ids[m]) != 0;
+    for (uint32_t l = 0; !unique && l < L; l++)
+        snprintf(ids[l], sizeof ids[l], "link-%u", l);
+    static const char *policy[] = {"SHARED", "SPLITDUPLEX", "FATPIPE"};
+    header(f, p, "links");
+    for (uint32_t i = 0; i < P; i++)
+        fprintf(f, "  <host id=\"%s\" speed=\"1Gf\"/>\n", names[i]);
+    for (uint32_t l = 0; l < L; l++)
+        fprintf(f,
+                "  <link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
+                "sharing_policy=\"%s\"/>\n",
+                ids[l], hc_platform_link_bandwidth(p, l), hc_platform_link_latency(p, l),
+                policy[hc_platform_link_sharing(p, l)]);
+    int rc = HC_OK;
+    for (uint32_t i = 0; rc == HC_OK && i < P; i++)
+        for (uint32_t j = 0; rc == HC_OK && j < P; j++) {
+            if (i == j)
+                continue;
+            size_t n = hc_platform_route(p, i, j, hops, cap);
+            if (n > cap) {
+                free(hops);
+                cap = n;
+                hops = malloc(cap * sizeof *hops);
+                if (!hops) {
+                    rc = hc__error(HC_ERR_NOMEM, "simgrid export: out of memory");
+                    break;
+                }
+                n = hc_platform_route(p, i, j, hops, cap);
+            }
+            fprintf(f, "  <route src=\"%s\" dst=\"%s\" symmetrical=\"NO\">", names[i], names[j]);
+            for (size_t h = 0; h < n; h++) {
+                if (hc_platform_link_sharing(p, hops[h].link) == HC_LINK_SPLITDUPLEX)
+                    fprintf(f, "<link_ctn id=\"%s\" direction=\"%s\"/>", ids[hops[h].link],
+                            hops[h].down ? "DOWN" : "UP");
+                else
+                    fprintf(f, "<link_ctn id=\"%s\"/>", ids[hops[h].link]);
+            }
+            fprintf(f, "</route>\n");
+        }
+    fprintf(f, "</zone>\n</platform>\n");
+    free(hops);
+    free(ids);
+    return rc;
+}
+
 void hc_simgrid_opts_init(hc_simgrid_opts_t *opts)
 {
     if (!opts)
@@ -262,9 +324,15 @@ int hc_platform_export_simgrid(const hc_platform_t *p, const hc_simgrid_opts_t *
         return hc__error(HC_ERR_NOMEM, "simgrid export: out of memory");
     }
     const char *why = "the platform has no clusters";
-    int cluster_ok = C > 0 && o->form != HC_SIMGRID_MATRIX && cluster_form(p, cl, wlat, wbw, &why);
+    int links =
+        (o->form == HC_SIMGRID_AUTO || o->form == HC_SIMGRID_LINKS) && hc_platform_has_routes(p);
+    int cluster_ok =
+        !links && C > 0 && o->form != HC_SIMGRID_MATRIX && cluster_form(p, cl, wlat, wbw, &why);
     int rc = HC_OK;
-    if (o->form == HC_SIMGRID_CLUSTER && !cluster_ok) {
+    if (o->form == HC_SIMGRID_LINKS && !links) {
+        rc = hc__error(HC_ERR_VALUE, "simgrid export: the links form needs a platform with links "
+                                     "and a route for every pair");
+    } else if (o->form == HC_SIMGRID_CLUSTER && !cluster_ok) {
         rc = hc__error(HC_ERR_VALUE, "simgrid export: no exact cluster form: %s", why);
     } else if (cluster_ok) {
         write_cluster(xml, p, cl, wlat, wbw, o);
@@ -290,11 +358,14 @@ int hc_platform_export_simgrid(const hc_platform_t *p, const hc_simgrid_opts_t *
                 unique = strcmp(names[i], names[j]) != 0;
         for (uint32_t i = 0; !unique && i < P; i++)
             snprintf(names[i], sizeof names[i], "n%u", i);
-        write_matrix(xml, p, names);
+        if (links)
+            rc = write_links(xml, p, names);
+        else
+            write_matrix(xml, p, names);
         for (uint32_t i = 0; hosts && i < P; i++)
             fprintf(hosts, "%s\n", names[i]);
         if (form_out)
-            *form_out = HC_SIMGRID_MATRIX;
+            *form_out = links ? HC_SIMGRID_LINKS : HC_SIMGRID_MATRIX;
     }
     free(cl);
     free(wlat);

@@ -46,6 +46,7 @@ void hc_sim_opts_init(hc_sim_opts_t *o)
     o->seed = 1;
     o->slowdown = NULL;
     o->alpha = 0;
+    o->eager_bytes = 65536;
 }
 
 void hc_sim_result_destroy(hc_sim_result_t *r)
@@ -57,25 +58,41 @@ void hc_sim_result_destroy(hc_sim_result_t *r)
     free(r);
 }
 
-/* Edge kinds: what b waits for. DATA: a's end; SEND: a's start + port (a and b are
- * consecutive sends of one node); RECV: b's receive port [end - port, end] starts after a's
- * end, i.e. b starts at a's end - (dur_b - port_b) (consecutive receives). Without pLogP ports
- * every edge is DATA (the whole transfer holds both ports). */
-enum { EDGE_DATA = 0, EDGE_SEND = 1, EDGE_RECV = 2 };
+/* Edge kinds (sim_internal.h): what b waits for. DATA: a's end; SEND: a's start + port (a
+ * and b are consecutive sends of one node); RECV: b's receive port [end - port, end] starts
+ * after a's end, i.e. b starts at a's end - (dur_b - port_b) (consecutive receives). Without
+ * pLogP ports every edge is DATA (the whole transfer holds both ports). */
+#define EDGE_DATA HC__EDGE_DATA
+#define EDGE_SEND HC__EDGE_SEND
+#define EDGE_RECV HC__EDGE_RECV
+typedef hc__edges_t edges_t;
 
-typedef struct {
-    size_t *from, *to;
-    unsigned char *kind;
-    size_t n, cap;
-} edges_t;
-
-static void add_edge_kind(edges_t *g, size_t a, size_t b, int kind)
+int hc__edges_add(hc__edges_t *g, size_t a, size_t b, int kind)
 {
-    /* capacity reserved in advance */
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 64;
+        size_t *f = realloc(g->from, cap * sizeof *f);
+        if (f)
+            g->from = f;
+        size_t *t = f ? realloc(g->to, cap * sizeof *t) : NULL;
+        if (t)
+            g->to = t;
+        unsigned char *k = t ? realloc(g->kind, cap) : NULL;
+        if (!k)
+            return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+        g->kind = k;
+        g->cap = cap;
+    }
     g->from[g->n] = a;
     g->to[g->n] = b;
     g->kind[g->n] = (unsigned char)kind;
     g->n++;
+    return HC_OK;
+}
+
+static void add_edge_kind(edges_t *g, size_t a, size_t b, int kind)
+{
+    (void)hc__edges_add(g, a, b, kind); /* capacity reserved in advance: cannot fail */
 }
 
 static void add_edge(edges_t *g, size_t a, size_t b)
@@ -177,8 +194,7 @@ static int check_inputs(const hc_schedule_t *s, const hc_problem_t *truth, const
     return HC_OK;
 }
 
-static int replay_redistribute(const hc_schedule_t *s, const hc_problem_t *truth, const double *dur,
-                               hc_sim_result_t *r)
+int hc__check_steps(const hc_schedule_t *s)
 {
     size_t E = s->n_events;
     if (E && !s->n_steps)
@@ -197,6 +213,14 @@ static int replay_redistribute(const hc_schedule_t *s, const hc_problem_t *truth
     if (covered != E)
         return hc__error(HC_ERR_INVALID_SCHEDULE, "simulate: steps cover %zu of the %zu events",
                          covered, E);
+    return HC_OK;
+}
+
+static int replay_redistribute(const hc_schedule_t *s, const hc_problem_t *truth, const double *dur,
+                               hc_sim_result_t *r)
+{
+    size_t E = s->n_events;
+    HC__TRY(hc__check_steps(s));
     double *freet = hc__malloc(s->P, sizeof *freet);
     size_t *stamp = hc__malloc(s->P, sizeof *stamp);
     size_t *order = NULL;
@@ -269,70 +293,105 @@ done:
     return rc;
 }
 
-/* The flow network: each event starts when its predecessors have ended (whole-duration ports)
- * and its bytes share the platform's links with the transfers running at the same time. */
-static int replay_flows(const hc_schedule_t *s, const hc_problem_t *truth, int smpi, size_t *indeg,
-                        const size_t *off, const size_t *adj, double *ready, hc_sim_result_t *r)
+int hc__bcast_data_edges(const hc_schedule_t *s, const hc_problem_t *truth, const size_t *order,
+                         hc__edges_t *g)
 {
     size_t E = s->n_events;
-    hc__fe_t *fe;
-    hc_flow_opts_t fo;
-    hc_flow_opts_init(&fo);
-    fo.smpi_factors = smpi;
-    HC__TRY(hc__fe_create(truth->platform, &fo, &fe));
-    size_t *of = hc__malloc(E + 1, sizeof *of); /* engine id -> event */
-    int rc = of ? HC_OK : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
-    size_t added = 0;
-    for (size_t i = 0; rc == HC_OK && i < E; i++)
-        if (indeg[i] == 0) {
-            const hc_event_t *e = &s->events[i];
-            r->events[i].start = 0;
-            of[added++] = i;
-            rc = hc__fe_add(fe, e->src, e->dst, (double)e->bytes, 0, NULL);
-        }
-    size_t id, done = 0;
-    double t;
-    while (rc == HC_OK && hc__fe_next(fe, &id, &t)) {
-        size_t i = of[id];
-        r->events[i].end = t;
-        done++;
-        for (size_t x = off[i]; rc == HC_OK && x < off[i + 1]; x++) {
-            size_t j = adj[x];
-            if (t > ready[j])
-                ready[j] = t;
-            if (--indeg[j] == 0) {
-                const hc_event_t *e = &s->events[j];
-                r->events[j].start = ready[j] > hc__fe_now(fe) ? ready[j] : hc__fe_now(fe);
-                of[added++] = j;
-                rc = hc__fe_add(fe, e->src, e->dst, (double)e->bytes, ready[j], NULL);
-            }
+    uint32_t P = s->P;
+    uint32_t S = s->n_segments ? s->n_segments : 1;
+    int rc = HC_OK;
+    size_t *first_recv = NULL, *whole_recv = NULL, *whole_send = NULL, *last_recv = NULL;
+    last_recv = hc__malloc(P, sizeof *last_recv);
+    if (!last_recv)
+        return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    /* an event of msg_bytes (or any event when n_segments == 1) carries the whole
+     * message; others carry segment `seg` (see validate.c) */
+    uint64_t msg = truth->msg_bytes;
+    if ((uint64_t)P * S > SIZE_MAX / sizeof(size_t)) {
+        rc = hc__error(HC_ERR_NOMEM, "simulate: too many segments");
+        goto out;
+    }
+    first_recv = hc__malloc((size_t)P * S, sizeof *first_recv);
+    whole_recv = hc__malloc(P, sizeof *whole_recv);
+    whole_send = hc__malloc(P, sizeof *whole_send);
+    if (!first_recv || !whole_recv || !whole_send) {
+        rc = hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+        goto out;
+    }
+    for (size_t x = 0; x < (size_t)P * S; x++)
+        first_recv[x] = SIZE_MAX;
+    for (uint32_t v = 0; v < P; v++)
+        whole_recv[v] = whole_send[v] = SIZE_MAX;
+    for (size_t q = 0; q < E; q++) {
+        size_t i = order[q];
+        const hc_event_t *e = &s->events[i];
+        int whole = S == 1 || (msg > 0 && e->bytes == msg);
+        if (whole) {
+            if (whole_recv[e->dst] == SIZE_MAX)
+                whole_recv[e->dst] = i;
+            if (whole_send[e->src] == SIZE_MAX)
+                whole_send[e->src] = i;
+        } else {
+            size_t key = (size_t)e->dst * S + e->seg;
+            if (first_recv[key] == SIZE_MAX)
+                first_recv[key] = i;
         }
     }
-    if (rc == HC_OK && done < E)
+    size_t *nrecv = last_recv; /* reuse: receives per node */
+    for (uint32_t v = 0; v < P; v++)
+        nrecv[v] = 0;
+    for (size_t i = 0; i < E; i++)
+        nrecv[s->events[i].dst]++;
+    for (size_t i = 0; i < E; i++) {
+        const hc_event_t *e = &s->events[i];
+        int whole = S == 1 || (msg > 0 && e->bytes == msg);
+        if (e->src == truth->root)
+            continue;
+        size_t dep = whole_recv[e->src];
+        if (!whole && first_recv[(size_t)e->src * S + e->seg] != SIZE_MAX)
+            dep = first_recv[(size_t)e->src * S + e->seg];
+        if (dep != SIZE_MAX) {
+            if ((rc = hc__edges_add(g, dep, i, HC__EDGE_DATA)) != HC_OK)
+                goto out;
+            continue;
+        }
+        if (whole && nrecv[e->src] > 0)
+            continue; /* after all its receives: edges added below */
         rc = hc__error(HC_ERR_INVALID_SCHEDULE,
-                       "simulate: deadlock: %zu of %zu events wait in a cycle of the nodes' orders",
-                       E - done, E);
-    hc__fe_destroy(fe);
-    free(of);
+                       "simulate: event %zu: node %u sends %s%u that it never receives", i, e->src,
+                       whole ? "the message, segment " : "segment ", e->seg);
+        goto out;
+    }
+    /* a node that gets the message as segments sends it whole after all its receives
+     * (its later whole sends follow the first one in its send order) */
+    for (size_t x = 0; x < E; x++) {
+        uint32_t u = s->events[x].dst;
+        if (u != truth->root && whole_recv[u] == SIZE_MAX && whole_send[u] != SIZE_MAX &&
+            (rc = hc__edges_add(g, x, whole_send[u], HC__EDGE_DATA)) != HC_OK)
+            goto out;
+    }
+out:
+    free(first_recv);
+    free(whole_recv);
+    free(whole_send);
+    free(last_recv);
     return rc;
 }
 
 /* port: per-event port times (pLogP broadcast), or NULL for whole-duration ports. */
 static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const double *dur,
-                        const double *port, int flows, int smpi, hc_sim_result_t *r)
+                        const double *port, hc_sim_result_t *r)
 {
     size_t E = s->n_events;
     uint32_t P = s->P;
     int half = s->coll == HC_COLL_REDUCE;
     int rc = HC_OK;
-    size_t *order = NULL, *last_send = NULL, *last_recv = NULL, *first_recv = NULL;
-    size_t *whole_recv = NULL, *whole_send = NULL;
+    size_t *order = NULL, *last_send = NULL, *last_recv = NULL;
     size_t *indeg = NULL, *off = NULL, *adj = NULL, *work = NULL, *rorder = NULL;
     unsigned char *adjk = NULL;
     hc_event_t *byend = NULL;
     double *ready = NULL;
     edges_t g = {0};
-    uint32_t S = s->n_segments ? s->n_segments : 1;
 
     rc = hc__event_order(s->events, E, &order);
     if (rc != HC_OK)
@@ -400,70 +459,9 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
     }
     /* data edges */
     if (s->coll == HC_COLL_BCAST) {
-        /* an event of msg_bytes (or any event when n_segments == 1) carries the whole
-         * message; others carry segment `seg` (see validate.c) */
-        uint64_t msg = truth->msg_bytes;
-        if ((uint64_t)P * S > SIZE_MAX / sizeof(size_t)) {
-            rc = hc__error(HC_ERR_NOMEM, "simulate: too many segments");
+        rc = hc__bcast_data_edges(s, truth, order, &g);
+        if (rc != HC_OK)
             goto done;
-        }
-        first_recv = hc__malloc((size_t)P * S, sizeof *first_recv);
-        whole_recv = hc__malloc(P, sizeof *whole_recv);
-        whole_send = hc__malloc(P, sizeof *whole_send);
-        if (!first_recv || !whole_recv || !whole_send) {
-            rc = hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
-            goto done;
-        }
-        for (size_t x = 0; x < (size_t)P * S; x++)
-            first_recv[x] = SIZE_MAX;
-        for (uint32_t v = 0; v < P; v++)
-            whole_recv[v] = whole_send[v] = SIZE_MAX;
-        for (size_t q = 0; q < E; q++) {
-            size_t i = order[q];
-            const hc_event_t *e = &s->events[i];
-            int whole = S == 1 || (msg > 0 && e->bytes == msg);
-            if (whole) {
-                if (whole_recv[e->dst] == SIZE_MAX)
-                    whole_recv[e->dst] = i;
-                if (whole_send[e->src] == SIZE_MAX)
-                    whole_send[e->src] = i;
-            } else {
-                size_t key = (size_t)e->dst * S + e->seg;
-                if (first_recv[key] == SIZE_MAX)
-                    first_recv[key] = i;
-            }
-        }
-        size_t *nrecv = last_recv; /* reuse: receives per node */
-        for (uint32_t v = 0; v < P; v++)
-            nrecv[v] = 0;
-        for (size_t i = 0; i < E; i++)
-            nrecv[s->events[i].dst]++;
-        for (size_t i = 0; i < E; i++) {
-            const hc_event_t *e = &s->events[i];
-            int whole = S == 1 || (msg > 0 && e->bytes == msg);
-            if (e->src == truth->root)
-                continue;
-            size_t dep = whole_recv[e->src];
-            if (!whole && first_recv[(size_t)e->src * S + e->seg] != SIZE_MAX)
-                dep = first_recv[(size_t)e->src * S + e->seg];
-            if (dep != SIZE_MAX) {
-                add_edge(&g, dep, i);
-                continue;
-            }
-            if (whole && nrecv[e->src] > 0)
-                continue; /* after all its receives: edges added below */
-            rc = hc__error(HC_ERR_INVALID_SCHEDULE,
-                           "simulate: event %zu: node %u sends %s%u that it never receives", i,
-                           e->src, whole ? "the message, segment " : "segment ", e->seg);
-            goto done;
-        }
-        /* a node that gets the message as segments sends it whole after all its receives
-         * (its later whole sends follow the first one in its send order) */
-        for (size_t x = 0; x < E; x++) {
-            uint32_t u = s->events[x].dst;
-            if (u != truth->root && whole_recv[u] == SIZE_MAX && whole_send[u] != SIZE_MAX)
-                add_edge(&g, x, whole_send[u]);
-        }
     } else if (s->coll == HC_COLL_REDUCE) {
         /* every receive of u precedes u's send(s) */
         size_t *send_of = last_recv; /* reuse: the first send of each node */
@@ -503,14 +501,6 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
             adjk[fill[g.from[x]]] = g.kind[x];
             adj[fill[g.from[x]]++] = g.to[x];
         }
-    }
-    if (flows) {
-        rc = replay_flows(s, truth, smpi, indeg, off, adj, ready, r);
-        if (rc == HC_OK)
-            for (size_t i = 0; i < E; i++)
-                if (r->events[i].end > r->makespan)
-                    r->makespan = r->events[i].end;
-        goto done;
     }
     size_t head = 0, tail = 0;
     for (size_t i = 0; i < E; i++)
@@ -555,9 +545,6 @@ done:
     free(order);
     free(last_send);
     free(last_recv);
-    free(first_recv);
-    free(whole_recv);
-    free(whole_send);
     free(g.from);
     free(g.to);
     free(g.kind);
@@ -589,18 +576,19 @@ int hc_simulate(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_
     if (opts->network != HC_NETWORK_PAIR) {
         if (opts->network != HC_NETWORK_FLOW)
             return hc__error(HC_ERR_VALUE, "simulate: unknown network model %d", opts->network);
-        if (!truth->platform || !hc_platform_has_routes(truth->platform))
+        const hc_platform_t *pl =
+            truth->platform ? truth->platform : hc__problem_node_platform(truth);
+        if (!pl || !hc_platform_has_routes(pl))
             return hc__error(HC_ERR_UNSUPPORTED,
                              "simulate: the flow network needs a platform with links and a route "
                              "for every pair (hetcoll-platform/2)");
         if (opts->error_sigma > 0 || opts->slowdown)
             return hc__error(HC_ERR_UNSUPPORTED,
                              "simulate: the flow network does not apply error draws or slowdowns");
-        if (s->parent2 || s->coll == HC_COLL_REDISTRIBUTE)
+        if (s->parent2)
             return hc__error(HC_ERR_UNSUPPORTED,
-                             "simulate: the flow network replays alltoall, bcast and reduce "
-                             "schedules (not %s)",
-                             s->parent2 ? "two-tree broadcasts" : "redistributions");
+                             "simulate: the flow network replays alltoall, bcast, reduce and "
+                             "redistribution schedules (not two-tree broadcasts)");
     }
     if (s->parent2)
         return hc__simulate_ttcc(s, truth, opts, out);
@@ -640,11 +628,12 @@ int hc_simulate(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_
         }
     }
     if (rc == HC_OK) {
-        if (s->coll == HC_COLL_REDISTRIBUTE)
+        if (opts->network == HC_NETWORK_FLOW)
+            rc = hc__simulate_flow(s, truth, opts, r);
+        else if (s->coll == HC_COLL_REDISTRIBUTE)
             rc = replay_redistribute(s, truth, dur, r);
         else
-            rc = replay_graph(s, truth, dur, opts->network == HC_NETWORK_FLOW ? NULL : port,
-                              opts->network == HC_NETWORK_FLOW, opts->smpi_factors != 0, r);
+            rc = replay_graph(s, truth, dur, port, r);
     }
     free(port);
     free(dur);

@@ -1,0 +1,85 @@
+/* How the MPI runtime executes a schedule (include/hetcoll/schedule.h, "execution"): numbers
+ * the runtime (src/mpi/exec.c) and the simulator's flow replay (src/sim/sim_flow.c) share, so
+ * that the prediction models what runs. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "model_internal.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One side's window; t: scratch of n entries. */
+static uint32_t window(const hc_platform_t *p, const hc_schedule_t *s, uint32_t me, int receiving,
+                       size_t n, double *t)
+{
+    if (n < 2)
+        return 1;
+    double lmax = 0.0;
+    size_t k = 0;
+    for (size_t i = 0; i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        if ((receiving ? e->dst : e->src) != me)
+            continue;
+        uint32_t a = receiving ? e->src : me, b = receiving ? me : e->dst;
+        double L = hc_platform_latency(p, a, b);
+        t[k++] = (double)e->bytes / hc_platform_bandwidth(p, a, b);
+        if (L > lmax)
+            lmax = L;
+    }
+    qsort(t, n, sizeof *t, cmp_double);
+    double tmed = t[n / 2];
+    double w = tmed > 0 ? 1.0 + floor(lmax / tmed) : (double)HC_EXEC_MAX_WINDOW;
+    return w >= HC_EXEC_MAX_WINDOW ? HC_EXEC_MAX_WINDOW : (uint32_t)w;
+}
+
+int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,
+                             uint32_t *send_window, uint32_t *recv_window)
+{
+    if (!s || !p || !send_window || !recv_window)
+        return hc__error(HC_ERR_INVAL, "hc_schedule_exec_windows: NULL argument");
+    if (node >= s->P || hc_platform_size(p) < s->P)
+        return hc__error(HC_ERR_SHAPE,
+                         "hc_schedule_exec_windows: node %u of a %u-node schedule "
+                         "on a %u-node platform",
+                         node, s->P, hc_platform_size(p));
+    size_t ns = 0, nr = 0;
+    int small = 1;
+    for (size_t i = 0; i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        if (e->src == node || e->dst == node) {
+            ns += e->src == node;
+            nr += e->dst == node;
+            small &= e->bytes <= HC_EXEC_SMALL_BYTES;
+        }
+    }
+    if (small) {
+        *send_window = *recv_window = 0;
+        return HC_OK;
+    }
+    double *t = hc__malloc((ns > nr ? ns : nr) + 1, sizeof *t);
+    if (!t) {
+        *send_window = *recv_window = 1;
+        return hc__error(HC_ERR_NOMEM, "hc_schedule_exec_windows: out of memory");
+    }
+    *send_window = window(p, s, node, 0, ns, t);
+    *recv_window = window(p, s, node, 1, nr, t);
+    free(t);
+    return HC_OK;
+}
+
+uint64_t hc_schedule_reduce_segment(const hc_schedule_t *s, const hc_platform_t *p)
+{
+    double bdp = 0.0;
+    for (size_t i = 0; s && p && i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        double b =
+            hc_platform_bandwidth(p, e->src, e->dst) * hc_platform_latency(p, e->src, e->dst);
+        if (b > bdp)
+            bdp = b;
+    }
+    return 4.0 * bdp > 65536.0 ? (uint64_t)(4.0 * bdp) : 65536;
+}

@@ -1,0 +1,418 @@
+/* The flow network replay (hc_simulate with HC_NETWORK_FLOW): the schedule executed as the MPI
+ * runtime executes it (src/mpi/exec.c), its transfers sharing the platform's links by max-min
+ * fairness (the incremental engine of src/net/flow.c).
+ *
+ * A transfer starts once its sender has posted it and its receiver has posted the matching
+ * receive. What gates each side, as in the runtime:
+ *   - total exchange: a node's sends and its receives in planned order, at most the windows of
+ *     hc_schedule_exec_windows in flight (0: all at once);
+ *   - broadcast: one send and one receive at a time in planned order; a send waits for its
+ *     segment (or the whole message) to have arrived;
+ *   - reduction: pipelined in hc_schedule_reduce_segment pieces; a node receives from all its
+ *     children at once (two pieces ahead per child), sends piece k once it has piece k from
+ *     every child, at most two pieces in flight;
+ *   - redistribution: the transfers of a step start together, beta after the previous step's
+ *     last end (its barrier).
+ * A send of fewer than opts->eager_bytes leaves eagerly: its sender goes on at once (MPI's
+ * eager protocol; SimGrid SMPI's detached sends), while the transfer still starts when the
+ * receiver has posted. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../net/net_internal.h"
+#include "sim_internal.h"
+
+/* Edge kinds between transfers: what gates b's sender (the release of a: its post when a is
+ * eager, else its end; or a's end, for data) or b's receiver (a's end). */
+enum { X_SREL = 0, X_SEND = 1, X_REND = 2 };
+
+typedef struct {
+    uint32_t src, dst; /* platform nodes */
+    double bytes;
+    size_t ev; /* the schedule's event */
+    uint32_t sleft, rleft;
+    double spost, rpost;
+    unsigned char eager, sready, rready, added, done;
+} xfer_t;
+
+typedef struct {
+    xfer_t *x;
+    size_t n, cap;
+    hc__edges_t g;
+    size_t *off_post, *adj_post, *off_end, *adj_end; /* CSR per trigger */
+    size_t *stack;                                   /* worklist: edge indices */
+    double *stime;                                   /* worklist: times */
+    size_t top;
+    hc__fe_t *fe;
+    size_t *of; /* engine id -> transfer */
+    size_t added;
+} fr_t;
+
+static int push_xfer(fr_t *f, uint32_t src, uint32_t dst, double bytes, size_t ev, uint64_t eager)
+{
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 64;
+        xfer_t *x = realloc(f->x, cap * sizeof *x);
+        if (!x)
+            return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+        f->x = x;
+        f->cap = cap;
+    }
+    xfer_t *x = &f->x[f->n++];
+    memset(x, 0, sizeof *x);
+    x->src = src;
+    x->dst = dst;
+    x->bytes = bytes;
+    x->ev = ev;
+    x->eager = bytes < (double)eager;
+    return HC_OK;
+}
+
+/* CSR of the edges by trigger: a's post (SREL edges from an eager a) or a's end. */
+static int build_csr(fr_t *f)
+{
+    size_t n = f->n, m = f->g.n;
+    f->off_post = hc__calloc(n + 2, sizeof *f->off_post);
+    f->off_end = hc__calloc(n + 2, sizeof *f->off_end);
+    f->adj_post = hc__malloc(m + 1, sizeof *f->adj_post);
+    f->adj_end = hc__malloc(m + 1, sizeof *f->adj_end);
+    f->stack = hc__malloc(m + 1, sizeof *f->stack);
+    f->stime = hc__malloc(m + 1, sizeof *f->stime);
+    f->of = hc__malloc(n + 1, sizeof *f->of);
+    if (!f->off_post || !f->off_end || !f->adj_post || !f->adj_end || !f->stack || !f->stime ||
+        !f->of)
+        return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    for (size_t e = 0; e < m; e++) {
+        size_t a = f->g.from[e];
+        int on_post = f->g.kind[e] == X_SREL && f->x[a].eager;
+        (on_post ? f->off_post : f->off_end)[a + 1]++;
+        if (f->g.kind[e] == X_REND)
+            f->x[f->g.to[e]].rleft++;
+        else
+            f->x[f->g.to[e]].sleft++;
+    }
+    for (size_t i = 0; i < n; i++) {
+        f->off_post[i + 1] += f->off_post[i];
+        f->off_end[i + 1] += f->off_end[i];
+    }
+    size_t *cp = hc__malloc(n + 1, sizeof *cp), *ce = hc__malloc(n + 1, sizeof *ce);
+    if (!cp || !ce) {
+        free(cp);
+        free(ce);
+        return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    }
+    memcpy(cp, f->off_post, n * sizeof *cp);
+    memcpy(ce, f->off_end, n * sizeof *ce);
+    for (size_t e = 0; e < m; e++) {
+        size_t a = f->g.from[e];
+        if (f->g.kind[e] == X_SREL && f->x[a].eager)
+            f->adj_post[cp[a]++] = e;
+        else
+            f->adj_end[ce[a]++] = e;
+    }
+    free(cp);
+    free(ce);
+    return HC_OK;
+}
+
+static void push_edges(fr_t *f, const size_t *off, const size_t *adj, size_t a, double t)
+{
+    for (size_t k = off[a]; k < off[a + 1]; k++) {
+        f->stack[f->top] = adj[k];
+        f->stime[f->top++] = t;
+    }
+}
+
+static int try_add(fr_t *f, size_t y)
+{
+    xfer_t *x = &f->x[y];
+    if (!x->sready || !x->rready || x->added)
+        return HC_OK;
+    x->added = 1;
+    f->of[f->added++] = y;
+    return hc__fe_add(f->fe, x->src, x->dst, x->bytes, fmax(x->spost, x->rpost), NULL);
+}
+
+/* A side of y got ready: its eager release fires, and y starts when both sides are. */
+static int side_ready(fr_t *f, size_t y, int sender)
+{
+    xfer_t *x = &f->x[y];
+    if (sender) {
+        x->sready = 1;
+        if (x->eager)
+            push_edges(f, f->off_post, f->adj_post, y, x->spost);
+    } else {
+        x->rready = 1;
+    }
+    return try_add(f, y);
+}
+
+/* Resolve the worklist. Each edge is pushed once (by its trigger), so it fits in m slots. */
+static int drain(fr_t *f)
+{
+    int rc = HC_OK;
+    while (rc == HC_OK && f->top > 0) {
+        size_t e = f->stack[--f->top];
+        double t = f->stime[f->top];
+        size_t y = f->g.to[e];
+        xfer_t *x = &f->x[y];
+        if (f->g.kind[e] == X_REND) {
+            x->rpost = fmax(x->rpost, t);
+            if (--x->rleft == 0)
+                rc = side_ready(f, y, 0);
+        } else {
+            x->spost = fmax(x->spost, t);
+            if (--x->sleft == 0)
+                rc = side_ready(f, y, 1);
+        }
+    }
+    return rc;
+}
+
+static int run(fr_t *f, const hc_platform_t *pl, const hc_sim_opts_t *opts, hc_sim_result_t *r)
+{
+    HC__TRY(build_csr(f));
+    hc_flow_opts_t fo;
+    hc_flow_opts_init(&fo);
+    fo.smpi_factors = opts->smpi_factors;
+    HC__TRY(hc__fe_create(pl, &fo, &f->fe));
+    int rc = HC_OK;
+    for (size_t y = 0; rc == HC_OK && y < f->n; y++) {
+        if (f->x[y].sleft == 0 && !f->x[y].sready)
+            rc = side_ready(f, y, 1);
+        if (rc == HC_OK && f->x[y].rleft == 0 && !f->x[y].rready)
+            rc = side_ready(f, y, 0);
+        if (rc == HC_OK)
+            rc = drain(f);
+    }
+    for (size_t i = 0; i < r->n_events; i++) {
+        r->events[i].start = INFINITY;
+        r->events[i].end = 0;
+    }
+    size_t id, done = 0;
+    double t;
+    while (rc == HC_OK && hc__fe_next(f->fe, &id, &t)) {
+        size_t y = f->of[id];
+        xfer_t *x = &f->x[y];
+        x->done = 1;
+        done++;
+        hc_event_t *ev = &r->events[x->ev];
+        double st = fmax(x->spost, x->rpost);
+        ev->start = fmin(ev->start, st);
+        ev->end = fmax(ev->end, t);
+        if (t > r->makespan)
+            r->makespan = t;
+        push_edges(f, f->off_end, f->adj_end, y, t);
+        rc = drain(f);
+    }
+    if (rc == HC_OK && done < f->n)
+        rc = hc__error(HC_ERR_INVALID_SCHEDULE,
+                       "simulate: deadlock: %zu of %zu transfers wait in a cycle of the nodes' "
+                       "orders",
+                       f->n - done, f->n);
+    for (size_t i = 0; rc == HC_OK && i < r->n_events; i++)
+        if (!isfinite(r->events[i].start)) /* no transfer (an empty event) */
+            r->events[i].start = r->events[i].end = 0;
+    return rc;
+}
+
+/* Per node, the events it sends (or receives) in planned order: CSR over `order`. */
+static int lists(const hc_schedule_t *s, const size_t *order, int receiving, size_t **off_out,
+                 size_t **idx_out)
+{
+    size_t E = s->n_events;
+    size_t *off = hc__calloc((size_t)s->P + 2, sizeof *off), *idx = hc__malloc(E + 1, sizeof *idx);
+    if (!off || !idx) {
+        free(off);
+        free(idx);
+        return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    }
+    for (size_t i = 0; i < E; i++)
+        off[(receiving ? s->events[i].dst : s->events[i].src) + 1]++;
+    for (uint32_t u = 0; u < s->P; u++)
+        off[u + 1] += off[u];
+    size_t *cur = hc__malloc((size_t)s->P + 1, sizeof *cur);
+    if (!cur) {
+        free(off);
+        free(idx);
+        return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    }
+    memcpy(cur, off, s->P * sizeof *cur);
+    for (size_t q = 0; q < E; q++) {
+        size_t i = order[q];
+        idx[cur[receiving ? s->events[i].dst : s->events[i].src]++] = i;
+    }
+    free(cur);
+    *off_out = off;
+    *idx_out = idx;
+    return HC_OK;
+}
+
+/* Chain a list: item q waits for item q - w (w == 0: no chain). */
+static int chain(fr_t *f, const size_t *idx, size_t a, size_t b, uint32_t w, int kind)
+{
+    for (size_t q = a + (w ? w : b - a); q < b; q++)
+        HC__TRY(hc__edges_add(&f->g, idx[q - w], idx[q], kind));
+    return HC_OK;
+}
+
+/* Total exchange and broadcast: a transfer per event. */
+static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *truth,
+                        const hc_sim_opts_t *opts, const size_t *order)
+{
+    const hc_platform_t *pl = truth->platform;
+    for (size_t i = 0; i < s->n_events; i++)
+        HC__TRY(push_xfer(f, s->events[i].src, s->events[i].dst, (double)s->events[i].bytes, i,
+                          opts->eager_bytes));
+    size_t *so = NULL, *si = NULL, *ro = NULL, *ri = NULL;
+    int rc = lists(s, order, 0, &so, &si);
+    if (rc == HC_OK)
+        rc = lists(s, order, 1, &ro, &ri);
+    for (uint32_t u = 0; rc == HC_OK && u < s->P; u++) {
+        uint32_t ws = 1, wr = 1;
+        if (s->coll == HC_COLL_ALLTOALL)
+            rc = hc_schedule_exec_windows(s, pl, u, &ws, &wr);
+        else if (truth->msg_bytes <= HC_EXEC_SMALL_BYTES && so[u + 1] - so[u] >= 2)
+            ws = 0; /* small whole messages: every send posted at once */
+        if (rc == HC_OK)
+            rc = chain(f, si, so[u], so[u + 1], ws, X_SREL);
+        if (rc == HC_OK)
+            rc = chain(f, ri, ro[u], ro[u + 1], wr, X_REND);
+    }
+    if (rc == HC_OK && s->coll == HC_COLL_BCAST) {
+        /* data: the broadcast's edges gate the sender; they index events = transfers */
+        size_t from = f->g.n;
+        rc = hc__bcast_data_edges(s, truth, order, &f->g);
+        for (size_t e = from; rc == HC_OK && e < f->g.n; e++)
+            f->g.kind[e] = X_SEND;
+    }
+    free(so);
+    free(si);
+    free(ro);
+    free(ri);
+    return rc;
+}
+
+/* Reduction: event i split into pieces; xf[i] is the first piece of event i, np[i] its count. */
+static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *truth,
+                        const hc_sim_opts_t *opts, const size_t *order)
+{
+    size_t E = s->n_events;
+    uint64_t seg = hc_schedule_reduce_segment(s, truth->platform);
+    size_t *xf = hc__malloc(E + 1, sizeof *xf), *np = hc__malloc(E + 1, sizeof *np);
+    size_t *so = NULL, *si = NULL, *ro = NULL, *ri = NULL;
+    int rc = xf && np ? HC_OK : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    for (size_t i = 0; rc == HC_OK && i < E; i++) {
+        const hc_event_t *e = &s->events[i];
+        double m = e->bytes ? (double)e->bytes : (double)truth->msg_bytes;
+        size_t k = m > (double)seg ? (size_t)ceil(m / (double)seg) : 1;
+        xf[i] = f->n;
+        np[i] = k;
+        for (size_t j = 0; rc == HC_OK && j < k; j++)
+            rc =
+                push_xfer(f, e->src, e->dst,
+                          floor(m * (double)(j + 1) / (double)k) - floor(m * (double)j / (double)k),
+                          i, opts->eager_bytes);
+    }
+    if (rc == HC_OK)
+        rc = lists(s, order, 0, &so, &si);
+    if (rc == HC_OK)
+        rc = lists(s, order, 1, &ro, &ri);
+    for (uint32_t u = 0; rc == HC_OK && u < s->P; u++) {
+        /* receives: piece k of a child once piece k - 2 of it arrived */
+        for (size_t q = ro[u]; rc == HC_OK && q < ro[u + 1]; q++)
+            for (size_t j = 2; rc == HC_OK && j < np[ri[q]]; j++)
+                rc = hc__edges_add(&f->g, xf[ri[q]] + j - 2, xf[ri[q]] + j, X_REND);
+        for (size_t q = so[u]; rc == HC_OK && q < so[u + 1]; q++) {
+            size_t i = si[q];
+            for (size_t j = 0; rc == HC_OK && j < np[i]; j++) {
+                /* piece j leaves once piece j of every child is in, two pieces in flight */
+                for (size_t c = ro[u]; rc == HC_OK && c < ro[u + 1]; c++) {
+                    size_t jc = j < np[ri[c]] ? j : np[ri[c]] - 1;
+                    rc = hc__edges_add(&f->g, xf[ri[c]] + jc, xf[i] + j, X_SEND);
+                }
+                if (rc == HC_OK && j >= 2)
+                    rc = hc__edges_add(&f->g, xf[i] + j - 2, xf[i] + j, X_SREL);
+            }
+        }
+    }
+    free(xf);
+    free(np);
+    free(so);
+    free(si);
+    free(ro);
+    free(ri);
+    return rc;
+}
+
+/* Redistribution: steps separated by barriers. */
+static int run_redistribute(const hc_schedule_t *s, const hc_problem_t *truth,
+                            const hc_sim_opts_t *opts, hc_sim_result_t *r)
+{
+    const hc_platform_t *pl = truth->platform ? truth->platform : hc__problem_node_platform(truth);
+    const uint32_t *map = truth->platform ? NULL : hc_problem_nodes(truth);
+    HC__TRY(hc__check_steps(s));
+    hc__fe_t *fe;
+    hc_flow_opts_t fo;
+    hc_flow_opts_init(&fo);
+    fo.smpi_factors = opts->smpi_factors;
+    HC__TRY(hc__fe_create(pl, &fo, &fe));
+    size_t *of = hc__malloc(s->n_events + 1, sizeof *of); /* engine id -> event */
+    int rc = of ? HC_OK : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    size_t added = 0;
+    double t = 0;
+    for (size_t k = 0; rc == HC_OK && k < s->n_steps; k++) {
+        const hc_step_t *st = &s->steps[k];
+        double t0 = t + truth->beta;
+        t = t0;
+        for (size_t i = st->first; rc == HC_OK && i < st->first + st->count; i++) {
+            const hc_event_t *e = &s->events[i];
+            r->events[i].start = t0;
+            of[added++] = i;
+            rc = hc__fe_add(fe, map ? map[e->src] : e->src, map ? map[e->dst] : e->dst,
+                            (double)e->bytes, t0, NULL);
+        }
+        size_t id;
+        double te;
+        for (size_t n = 0; rc == HC_OK && n < st->count && hc__fe_next(fe, &id, &te); n++) {
+            r->events[of[id]].end = te;
+            if (te > t)
+                t = te;
+        }
+    }
+    r->makespan = t;
+    hc__fe_destroy(fe);
+    free(of);
+    return rc;
+}
+
+int hc__simulate_flow(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_opts_t *opts,
+                      hc_sim_result_t *r)
+{
+    r->makespan = 0;
+    if (s->coll == HC_COLL_REDISTRIBUTE)
+        return run_redistribute(s, truth, opts, r);
+    size_t *order = NULL;
+    HC__TRY(hc__event_order(s->events, s->n_events, &order));
+    fr_t f;
+    memset(&f, 0, sizeof f);
+    int rc = s->coll == HC_COLL_REDUCE ? build_reduce(&f, s, truth, opts, order)
+                                       : build_events(&f, s, truth, opts, order);
+    if (rc == HC_OK)
+        rc = run(&f, truth->platform, opts, r);
+    hc__fe_destroy(f.fe);
+    free(order);
+    free(f.x);
+    free(f.g.from);
+    free(f.g.to);
+    free(f.g.kind);
+    free(f.off_post);
+    free(f.adj_post);
+    free(f.off_end);
+    free(f.adj_end);
+    free(f.stack);
+    free(f.stime);
+    free(f.of);
+    return rc;
+}
