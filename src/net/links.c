@@ -1,5 +1,6 @@
 /* The link level of a platform (include/hetcoll/links.h): links, routes, copying. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,4 +205,53 @@ int hc_platform_has_routes(const hc_platform_t *p)
             if (i != j && !p->route[(size_t)i * p->P + j])
                 return 0;
     return 1;
+}
+
+int hc__platform_nic_links(const hc_platform_t *p, hc_platform_t **out)
+{
+    *out = NULL;
+    uint32_t P = hc_platform_size(p);
+    uint32_t *all = hc__malloc((size_t)P + 1, sizeof *all);
+    if (!all)
+        return hc__error(HC_ERR_NOMEM, "out of memory deriving the platform's links");
+    for (uint32_t i = 0; i < P; i++)
+        all[i] = i;
+    hc_platform_t *q = NULL;
+    int rc = hc_platform_subset(p, all, P, &q);
+    free(all);
+    char name[64];
+    /* links 2i and 2i + 1: node i's up and down NIC; then one per ordered pair */
+    for (uint32_t i = 0; rc == HC_OK && i < P; i++) {
+        double up = 0, down = 0;
+        for (uint32_t j = 0; j < P; j++)
+            if (j != i) {
+                up = fmax(up, hc_platform_bandwidth(p, i, j));
+                down = fmax(down, hc_platform_bandwidth(p, j, i));
+            }
+        if (up <= 0)
+            up = down = 1e9;
+        snprintf(name, sizeof name, "up-%u", i);
+        rc = hc_platform_add_link(q, name, up, 0, HC_LINK_SHARED, NULL);
+        snprintf(name, sizeof name, "down-%u", i);
+        if (rc == HC_OK)
+            rc = hc_platform_add_link(q, name, down, 0, HC_LINK_SHARED, NULL);
+    }
+    for (uint32_t i = 0; rc == HC_OK && i < P; i++)
+        for (uint32_t j = 0; rc == HC_OK && j < P; j++) {
+            if (i == j)
+                continue;
+            uint32_t id;
+            snprintf(name, sizeof name, "l-%u-%u", i, j);
+            rc = hc_platform_add_link(q, name, hc_platform_bandwidth(p, i, j),
+                                      hc_platform_latency(p, i, j), HC_LINK_SHARED, &id);
+            hc_hop_t hops[3] = {{2 * i, 0}, {id, 0}, {2 * j + 1, 0}};
+            if (rc == HC_OK)
+                rc = hc_platform_set_route(q, i, j, 3, hops);
+        }
+    if (rc != HC_OK) {
+        hc_platform_destroy(q);
+        return rc;
+    }
+    *out = q;
+    return HC_OK;
 }

@@ -57,6 +57,13 @@ int hc__links_copy(hc_platform_t *q, const hc_platform_t *p, const uint32_t *nod
 int hc__links_parse(const char *origin, void *root, hc_platform_t *p);
 
 /* The flow model as an engine (flow.c): transfers may be added while it runs. */
+/* The links a platform without them means to the flow model, as its SimGrid matrix export
+ * (src/net/simgrid_export.c) writes them: per node an up and a down link (SHARED) at its fastest
+ * outgoing / incoming rate (its NIC), per ordered pair a private link with the pair's latency
+ * and bandwidth; route i -> j = up-i, l-i-j, down-j. Every pair's latency and bandwidth are
+ * kept. Caller frees *out with hc_platform_destroy. */
+int hc__platform_nic_links(const hc_platform_t *p, hc_platform_t **out);
+
 typedef struct hc__fe hc__fe_t;
 struct hc_flow_opts;
 int hc__fe_create(const hc_platform_t *p, const struct hc_flow_opts *opts, hc__fe_t **out);

@@ -576,12 +576,10 @@ int hc_simulate(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_
     if (opts->network != HC_NETWORK_PAIR) {
         if (opts->network != HC_NETWORK_FLOW)
             return hc__error(HC_ERR_VALUE, "simulate: unknown network model %d", opts->network);
-        const hc_platform_t *pl =
-            truth->platform ? truth->platform : hc__problem_node_platform(truth);
-        if (!pl || !hc_platform_has_routes(pl))
+        if (!truth->platform && !hc__problem_node_platform(truth))
             return hc__error(HC_ERR_UNSUPPORTED,
-                             "simulate: the flow network needs a platform with links and a route "
-                             "for every pair (hetcoll-platform/2)");
+                             "simulate: the flow network needs a platform (a problem built from "
+                             "costs has none)");
         if (opts->error_sigma > 0 || opts->slowdown)
             return hc__error(HC_ERR_UNSUPPORTED,
                              "simulate: the flow network does not apply error draws or slowdowns");

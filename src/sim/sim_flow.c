@@ -348,9 +348,8 @@ static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
 
 /* Redistribution: steps separated by barriers. */
 static int run_redistribute(const hc_schedule_t *s, const hc_problem_t *truth,
-                            const hc_sim_opts_t *opts, hc_sim_result_t *r)
+                            const hc_platform_t *pl, const hc_sim_opts_t *opts, hc_sim_result_t *r)
 {
-    const hc_platform_t *pl = truth->platform ? truth->platform : hc__problem_node_platform(truth);
     const uint32_t *map = truth->platform ? NULL : hc_problem_nodes(truth);
     HC__TRY(hc__check_steps(s));
     hc__fe_t *fe;
@@ -391,17 +390,30 @@ int hc__simulate_flow(const hc_schedule_t *s, const hc_problem_t *truth, const h
                       hc_sim_result_t *r)
 {
     r->makespan = 0;
-    if (s->coll == HC_COLL_REDISTRIBUTE)
-        return run_redistribute(s, truth, opts, r);
+    const hc_platform_t *pl = truth->platform ? truth->platform : hc__problem_node_platform(truth);
+    hc_platform_t *nic = NULL; /* a platform without links: its NICs and private pair links */
+    if (!pl)
+        return hc__error(HC_ERR_UNSUPPORTED, "simulate: the flow network needs a platform");
+    if (!hc_platform_has_routes(pl)) {
+        HC__TRY(hc__platform_nic_links(pl, &nic));
+        pl = nic;
+    }
+    if (s->coll == HC_COLL_REDISTRIBUTE) {
+        int rc = run_redistribute(s, truth, pl, opts, r);
+        hc_platform_destroy(nic);
+        return rc;
+    }
     size_t *order = NULL;
-    HC__TRY(hc__event_order(s->events, s->n_events, &order));
+    int rc = hc__event_order(s->events, s->n_events, &order);
     fr_t f;
     memset(&f, 0, sizeof f);
-    int rc = s->coll == HC_COLL_REDUCE ? build_reduce(&f, s, truth, opts, order)
+    if (rc == HC_OK)
+        rc = s->coll == HC_COLL_REDUCE ? build_reduce(&f, s, truth, opts, order)
                                        : build_events(&f, s, truth, opts, order);
     if (rc == HC_OK)
-        rc = run(&f, truth->platform, opts, r);
+        rc = run(&f, pl, opts, r);
     hc__fe_destroy(f.fe);
+    hc_platform_destroy(nic);
     free(order);
     free(f.x);
     free(f.g.from);
