@@ -9,6 +9,8 @@
 # crosstraffic:0): the simulated network is the platform, as in the flow model's defaults.
 # TTCC (two trees) is left out: the flow model does not replay it. Writes OUT_DIR/<p>.tsv
 # (grid_bench rows), OUT_DIR/accuracy.md (the tables) and prints the summary.
+# Environment: ACC_SIZES (default "64K 1M 16M"); ACC_CHECK="MEDIAN MAX" (percent): exit 1
+# when the median or the largest |error| is above them (the CTest smpi/accuracy).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 B=$(cd "${1:-build}" && pwd)
@@ -22,7 +24,7 @@ SG=(--cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-f
     --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0
     --cfg=smpi/shared-malloc-blocksize:268435456 --log=root.thres:warning --log=smpi.thres:error)
 ALGOS=$("$HC" algorithms | awk 'NR > 1 && $2 != "ttcc" && $2 != "auto" {print $2}' | paste -sd, -)
-SIZES="64K 1M 16M"
+SIZES=${ACC_SIZES:-64K 1M 16M}
 ops() { # the operations of a platform: every collective at every size
     local o="" s
     for s in $SIZES; do o="$o,bcast:$s,reduce:$s,a2a-uniform:$s"; done
@@ -66,3 +68,9 @@ for p in $PLATS; do cat "$OUT/$p.tsv"; done |
               printf "accuracy: %d cells, median |error| %.1f %%, max %.1f %% (%s), %d within 10 %%\n",
                   n, 100 * med, 100 * e[n], w[n], within }' | tee "$OUT/summary.txt"
 echo "accuracy: total $((SECONDS - T0)) s" >&2
+if [ -n "${ACC_CHECK:-}" ]; then
+    read -r want_med want_max <<<"$ACC_CHECK"
+    awk -v m="$want_med" -v x="$want_max" '{ med = $6 + 0; mx = $9 + 0
+        if (med > m || mx > x) { printf "accuracy: FAIL: median %s %% (<= %s), max %s %% (<= %s)\n", med, m, mx, x; exit 1 } }' \
+        "$OUT/summary.txt"
+fi

@@ -35,8 +35,8 @@ typedef struct hc_sim_opts {
     /* HC_NETWORK_PAIR (default): every pair its own link, durations from the problem's costs.
      * HC_NETWORK_FLOW: the schedule executed as the MPI runtime executes it (the windows of
      * hc_schedule_exec_windows, a reduction pipelined in hc_schedule_reduce_segment pieces,
-     * eager small sends, a redistribution's steps separated by barriers), its transfers
-     * sharing the links of the problem's platform by max-min fairness
+     * eager small sends, a redistribution's steps separated by the runtime's star barrier), its
+     * transfers sharing the links of the problem's platform by max-min fairness
      * (include/hetcoll/links.h; every pair needs a route); error draws and slowdowns are not
      * applied, two-tree schedules not taken. */
     int network;

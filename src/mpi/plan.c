@@ -119,14 +119,13 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s)
  * links every collective takes the second way, the MPI library's default included, ranked by
  * the flow network. */
 static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_t **out,
-                          uint32_t max, uint32_t *n_out, double limit)
+                          uint32_t max, uint32_t *n_out, double limit, int links)
 {
     hc_algo_opts_t o;
     hc_algo_opts_init(&o);
     o.time_limit_s = limit;
     *n_out = 0;
-    /* a platform with links: rank by the flow network (flow_predict) */
-    const int links = pb->platform && hc_platform_has_routes(pb->platform);
+    /* links: the communicator's platform has links: rank by the flow network (flow_predict) */
     if (strcmp(name, "auto") != 0) {
         int rc = hc_schedule_compute(pb, name, &o, &out[0]);
         if (rc == HC_OK && links)
@@ -367,7 +366,7 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
         int rc = build(c, arg, &pb, &members, &n_members);
         if (rc == HC_OK)
             rc = plan_schedules(pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched,
-                                search_limit(c, forced));
+                                search_limit(c, forced), hc_platform_has_routes(c->platform));
         hc_problem_destroy(pb);
         if (rc != HC_OK) {
             err = hc__fail(hc__mpi_err(rc), "planning %s with %s on %d ranks failed: %s",

@@ -11,8 +11,8 @@
  *   - reduction: pipelined in hc_schedule_reduce_segment pieces; a node receives from all its
  *     children at once (two pieces ahead per child), sends piece k once it has piece k from
  *     every child, at most two pieces in flight;
- *   - redistribution: the transfers of a step start together, beta after the previous step's
- *     last end (its barrier).
+ *   - redistribution: KPBS steps separated by the runtime's star barrier (the planned
+ *     step cost beta is not used: the barrier's messages are replayed).
  * A send of fewer than opts->eager_bytes leaves eagerly: its sender goes on at once (MPI's
  * eager protocol; SimGrid SMPI's detached sends), while the transfer still starts when the
  * receiver has posted. */
@@ -346,11 +346,16 @@ static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
     return rc;
 }
 
-/* Redistribution: steps separated by barriers. */
+/* Redistribution: per step, every rank posts its send and its receive once it left the previous
+ * barrier, and enters the next barrier when they completed (an eager send at once); the barrier
+ * is the runtime's star barrier over all the platform's nodes (the communicator): node 0 has
+ * heard from node j at max(j's entry, its own) + L(j, 0), and answers everyone once it heard
+ * from all. */
 static int run_redistribute(const hc_schedule_t *s, const hc_problem_t *truth,
                             const hc_platform_t *pl, const hc_sim_opts_t *opts, hc_sim_result_t *r)
 {
     const uint32_t *map = truth->platform ? NULL : hc_problem_nodes(truth);
+    const uint32_t P = hc_platform_size(pl);
     HC__TRY(hc__check_steps(s));
     hc__fe_t *fe;
     hc_flow_opts_t fo;
@@ -358,31 +363,49 @@ static int run_redistribute(const hc_schedule_t *s, const hc_problem_t *truth,
     fo.smpi_factors = opts->smpi_factors;
     HC__TRY(hc__fe_create(pl, &fo, &fe));
     size_t *of = hc__malloc(s->n_events + 1, sizeof *of); /* engine id -> event */
-    int rc = of ? HC_OK : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    double *ready = hc__calloc((size_t)P + 1, sizeof *ready);
+    double *enter = hc__malloc((size_t)P + 1, sizeof *enter);
+    double *next = hc__malloc((size_t)P + 1, sizeof *next);
+    int rc = of && ready && enter && next
+                 ? HC_OK
+                 : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
     size_t added = 0;
-    double t = 0;
     for (size_t k = 0; rc == HC_OK && k < s->n_steps; k++) {
         const hc_step_t *st = &s->steps[k];
-        double t0 = t + truth->beta;
-        t = t0;
+        memcpy(enter, ready, P * sizeof *enter);
         for (size_t i = st->first; rc == HC_OK && i < st->first + st->count; i++) {
             const hc_event_t *e = &s->events[i];
+            uint32_t a = map ? map[e->src] : e->src, b = map ? map[e->dst] : e->dst;
+            double t0 = fmax(ready[a], ready[b]);
             r->events[i].start = t0;
             of[added++] = i;
-            rc = hc__fe_add(fe, map ? map[e->src] : e->src, map ? map[e->dst] : e->dst,
-                            (double)e->bytes, t0, NULL);
+            rc = hc__fe_add(fe, a, b, (double)e->bytes, t0, NULL);
         }
         size_t id;
         double te;
         for (size_t n = 0; rc == HC_OK && n < st->count && hc__fe_next(fe, &id, &te); n++) {
+            const hc_event_t *e = &s->events[of[id]];
+            uint32_t a = map ? map[e->src] : e->src, b = map ? map[e->dst] : e->dst;
             r->events[of[id]].end = te;
-            if (te > t)
-                t = te;
+            enter[b] = fmax(enter[b], te);
+            if (e->bytes >= opts->eager_bytes)
+                enter[a] = fmax(enter[a], te);
         }
+        /* the star barrier: node 0 hears from everyone, then answers all */
+        double g = enter[0];
+        for (uint32_t j = 1; j < P; j++)
+            g = fmax(g, fmax(enter[j], enter[0]) + hc_platform_latency(pl, j, 0));
+        enter[0] = g;
+        for (uint32_t j = 1; j < P; j++)
+            enter[j] = fmax(g, enter[j]) + hc_platform_latency(pl, 0, j);
+        memcpy(ready, enter, P * sizeof *ready);
     }
-    r->makespan = t;
+    for (uint32_t j = 0; j < P; j++)
+        r->makespan = fmax(r->makespan, ready[j]);
     hc__fe_destroy(fe);
     free(of);
+    free(ready);
+    free(enter);
     return rc;
 }
 
