@@ -54,6 +54,24 @@ awk -v p="$pair" -v f="$flow" 'BEGIN { exit !(p > 0 && f > p) }' || { fail=$((fa
 grep -q "does not apply error draws" "$T/err" || { fail=$((fail + 1)); echo "FAIL: $(cat "$T/err")"; }
 "$H" simulate --schedule "$T/a.json" --platform "$D/platform_links.json" --network wire >/dev/null 2>"$T/err"
 [ $? -eq 1 ] && grep -q "not pair or flow" "$T/err" || { fail=$((fail + 1)); echo "FAIL: --network wire: $(cat "$T/err")"; }
+# a platform without links: the flow network is its NICs and private pair links (as its
+# SimGrid export), so a lone transfer takes the pair model's time and a node's concurrent
+# sends share its NIC
+"$H" schedule bcast --platform builtin:gusto --msg 1MiB --algo flat --format json -o "$T/b.json" &&
+    "$H" simulate --schedule "$T/b.json" --platform builtin:gusto >"$T/bp" &&
+    "$H" simulate --schedule "$T/b.json" --platform builtin:gusto --network flow >"$T/bf" ||
+    { fail=$((fail + 1)); echo "FAIL: flow on a matrix platform: $(cat "$T/bf")"; }
+bp=$(awk '/^simulated makespan:/ {print $3}' "$T/bp")
+bf=$(awk '/^simulated makespan:/ {print $3}' "$T/bf")
+awk -v p="$bp" -v f="$bf" 'BEGIN { exit !(p > 0 && f > 0.999 * p && f < 1.001 * p) }' ||
+    { fail=$((fail + 1)); echo "FAIL: flat bcast on gusto: flow $bf, pair $bp (one send at a time: equal)"; }
+# eager sends: a 1 KiB flat broadcast's sends leave at once on the flow network (the runtime
+# posts them all), so it ends in about one transfer, not four
+"$H" schedule bcast --platform builtin:gusto --msg 1KiB --algo flat --format json -o "$T/s.json"
+sp=$(awk '/^simulated makespan:/ {print $3}' <("$H" simulate --schedule "$T/s.json" --platform builtin:gusto))
+sf=$(awk '/^simulated makespan:/ {print $3}' <("$H" simulate --schedule "$T/s.json" --platform builtin:gusto --network flow))
+awk -v p="$sp" -v f="$sf" 'BEGIN { exit !(f > 0 && f < 0.6 * p) }' ||
+    { fail=$((fail + 1)); echo "FAIL: 1 KiB flat bcast: flow $sf not well below the 1-port $sp"; }
 # auto on links ranks the candidates on the flow network
 "$H" schedule alltoall --platform "random:sites:nodes=2:interleave=1" --msg 64KiB >"$T/auto" 2>&1 ||
     { fail=$((fail + 1)); echo "FAIL: auto on random:sites"; }

@@ -92,5 +92,18 @@ printf 'not xml at all\n' >"$T/junk.xml"
 bad "junk.xml" "simgrid:$T/junk.xml"
 printf 'c-0.x:x\n' >"$T/badhosts.txt"
 bad "line 1: expected NAME or NAME:COUNT" "simgrid:hostfile=$T/badhosts.txt:$D/cluster.xml"
+# A platform with links exports in the links form (its links with their sharing policies and a
+# route per pair); imported back, every pair keeps its latency and bandwidth and the routes
+# cross the same links (a split-duplex NIC becomes its two directions).
+L=$2/data/platform_links.json
+"$H" platform export "$L" --simgrid "$T/links.xml" --hostfile "$T/links.txt" || { fail=$((fail + 1)); echo "FAIL: links export"; }
+grep -q 'links form' "$T/links.xml" && grep -q '<link id="A-uplink" [^>]*sharing_policy="SHARED"' "$T/links.xml" &&
+    grep -q 'link_ctn id="A-0-nic" direction="UP"' "$T/links.xml" ||
+    { fail=$((fail + 1)); echo "FAIL: the links form lacks the shared uplink or the NIC's direction"; }
+"$H" platform show "simgrid:hostfile=$T/links.txt:$T/links.xml" >"$T/lshow" 2>&1 &&
+    grep -q '^links: .*routes: 30 of 30 pairs' "$T/lshow" && grep -q '^A-uplink .* shared  *16$' "$T/lshow" ||
+    { fail=$((fail + 1)); echo "FAIL: links import: $(head -3 "$T/lshow")"; }
+"$H" platform export "$L" -o "$T/l0.json" && "$H" platform export "simgrid:hostfile=$T/links.txt:$T/links.xml" -o "$T/l1.json" &&
+    same_matrices "$T/l0.json" "$T/l1.json" || { fail=$((fail + 1)); echo "FAIL: links round trip changed a pair"; }
 [ "$fail" -eq 0 ] && echo "simgrid import: all checks passed"
 exit $((fail > 0))
