@@ -81,6 +81,30 @@ int cli_value_error(const char *cmd, const char *fmt, ...)
     return CLI_ERROR;
 }
 
+void cli_deprecated(const char *old_spelling, const char *new_spelling)
+{
+    static char seen[16][64];
+    static size_t n_seen;
+    for (size_t i = 0; i < n_seen; i++)
+        if (strcmp(seen[i], old_spelling) == 0)
+            return;
+    if (n_seen < sizeof seen / sizeof seen[0])
+        snprintf(seen[n_seen++], sizeof seen[0], "%s", old_spelling);
+    fprintf(stderr, "hetcoll: note: %s is deprecated; use %s\n", old_spelling, new_spelling);
+}
+
+int cli_algo_find(hc_coll_t coll, const char *name, const hc_algo_info_t **out)
+{
+    int st = hc_algo_find(coll, name, out);
+    if (st == HC_OK && strcmp((*out)->name, name) != 0) {
+        char o[96], n[96];
+        snprintf(o, sizeof o, "algorithm name '%s'", name);
+        snprintf(n, sizeof n, "'%s'", (*out)->name);
+        cli_deprecated(o, n);
+    }
+    return st;
+}
+
 int cli_bad_option(const char *cmd, int optopt_value, char **argv)
 {
     const char *word = (optind > 0) ? argv[optind - 1] : "?";
@@ -413,7 +437,7 @@ int cli_parse_algo_list(const char *cmd, hc_coll_t coll, const char *list, const
         const hc_algo_info_t *info;
         if (*n == max)
             return cli_value_error(cmd, "--algos: at most %zu algorithms", max);
-        if (hc_algo_find(coll, tok, &info) != HC_OK)
+        if (cli_algo_find(coll, tok, &info) != HC_OK)
             return cli_value_error(cmd, "--algos: %s", hc_error_detail());
         out[(*n)++] = info->name;
     }

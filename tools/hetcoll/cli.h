@@ -39,6 +39,14 @@ int cli_value_error(const char *cmd, const char *fmt, ...)
  * Subcommands set opterr = 0 and call this, so that stderr stays one line. */
 int cli_bad_option(const char *cmd, int optopt_value, char **argv);
 
+/* One line "hetcoll: note: <old> is deprecated; use <new>" on stderr, once per run for each old
+ * spelling (an option, an option's short form, an algorithm's former name); old spellings keep
+ * working. */
+void cli_deprecated(const char *old_spelling, const char *new_spelling);
+/* Look up algorithm `name` of `coll` (hc_algo_find); a former name gets cli_deprecated's note.
+ * Returns HC_OK or the library's status (detail set). */
+int cli_algo_find(hc_coll_t coll, const char *name, const hc_algo_info_t **out);
+
 /* "1048576", "1KiB", "1MiB", "1GiB", "1kB"/"1KB" (1000), "1MB", "1GB", "1.5MiB", "1B" -> bytes.
  * Returns 0 on success, -1 on a malformed or negative size. */
 int cli_parse_size(const char *s, uint64_t *out);

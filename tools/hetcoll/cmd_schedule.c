@@ -338,7 +338,7 @@ int cmd_schedule(int argc, char **argv)
         return rc;
     }
     const hc_algo_info_t *info;
-    int st = hc_algo_find(coll, algo, &info);
+    int st = cli_algo_find(coll, algo, &info);
     if (st != HC_OK) {
         cli_problem_free(&p);
         cli_popts_free(&o);

@@ -22,7 +22,8 @@ static void help(FILE *f)
                "                                     [--seed S] --out DIR\n\n"
                "Reproduce Barchet-Steffenel & Mounie 2007 Figure 4: completion time of the "
                "inter-cluster broadcast\n"
-               "heuristics (flat, FEF, ECEF, ECEF-LA, ECEF-LAt, ECEF-LAT) on random grids:\n"
+               "heuristics (flat, FEF, ECEF, ECEF-LA, ECEF-LAt = ecef-lat, ECEF-LAT = ecef-lamax)\n"
+               "on random grids:\n"
                "inter-cluster latency U[1ms, 15ms], bandwidth U[1, 100] MB/s, intra-cluster\n"
                "broadcast time T_k U[200ms, 3000ms]. Writes DIR/grid_bcast.csv and\n"
                "DIR/grid_bcast.svg; prints the table.\n\n"
@@ -121,7 +122,7 @@ int exp_grid_bcast_main(int argc, char **argv)
             cmax = cls[i];
     if (rc == CLI_OK)
         rc = cli_make_outdir(out);
-    enum { NR = 6 }; /* flat, fef, ecef, ecef-la, ecef-lat, ecef-laT */
+    enum { NR = 6 }; /* flat, fef, ecef, ecef-la, ecef-lat, ecef-lamax */
     double *sums = rc == CLI_OK ? calloc(nc * NR, sizeof *sums) : NULL;
     size_t *worst_flat = rc == CLI_OK ? calloc(nc, sizeof *worst_flat) : NULL;
     double *c = rc == CLI_OK ? malloc(cmax * cmax * sizeof *c) : NULL;
