@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -381,20 +382,58 @@ int cli_close_output(FILE *f, int rc)
     return cli_close_file(f, copy, rc);
 }
 
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* "1h02m", "3m05s", "42s". */
+static void fmt_duration(char *buf, size_t len, double s)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, len, "%ldh%02ldm", t / 3600, (t / 60) % 60);
+    else if (t >= 60)
+        snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+    else
+        snprintf(buf, len, "%lds", t);
+}
+
 void cli_progress(const char *label, size_t done, size_t total)
 {
-    if (!isatty(fileno(stderr))) {
-        /* Logs and scripts: a line at every tenth of the work, so long runs are not silent. */
-        if (total > 0 && (done == total || (done * 10 / total) != ((done - 1) * 10 / total)) &&
-            done > 0) {
-            fprintf(stderr, "%s %zu/%zu\n", label, done, total);
-            fflush(stderr);
-        }
-        return;
+    static char cur[64];
+    static double start, last;
+    static int tty = -1;
+    static double every = -1;
+    double now = mono_now();
+    if (tty < 0) {
+        tty = isatty(fileno(stderr));
+        const char *e = getenv("HETCOLL_PROGRESS_SECONDS");
+        double v;
+        every = (e && cli_parse_double(e, &v) == 0 && v >= 0) ? v : CLI_PROGRESS_SECONDS;
     }
-    fprintf(stderr, "\r%s %zu/%zu", label, done, total);
-    if (done >= total)
-        fputc('\n', stderr);
+    if (done == 0 || strncmp(cur, label, sizeof cur - 1) != 0) { /* a new run: start the clock */
+        snprintf(cur, sizeof cur, "%s", label);
+        start = last = now;
+        if (done == 0)
+            return;
+    }
+    int end = done >= total;
+    if (!end && now - last < (tty ? 0.2 : every))
+        return;
+    last = now;
+    char d[24], eta[40];
+    double pct = total ? 100.0 * (double)done / (double)total : 100.0;
+    fmt_duration(d, sizeof d,
+                 end ? now - start : (now - start) / (double)done * (double)(total - done));
+    snprintf(eta, sizeof eta, end ? ", took %s" : ", ETA %s", d);
+    if (tty)
+        fprintf(stderr, "\r%s %3.0f%% (%zu/%zu)%s\033[K%s", label, floor(pct), done, total, eta,
+                end ? "\n" : "");
+    else
+        fprintf(stderr, "%s %.0f%% (%zu/%zu)%s\n", label, floor(pct), done, total, eta);
     fflush(stderr);
 }
 

@@ -70,7 +70,12 @@ int cli_close_output(FILE *f, int rc);
 /* The same check for a file opened with fopen: close it, rc or CLI_ERROR naming path. */
 int cli_close_file(FILE *f, const char *path, int rc);
 
-/* Progress on stderr when it is a terminal (experiments): "\r<label> <done>/<total>". */
+/* Progress of a long run on stderr: "<label> 42% (420/1000), ETA 1m05s". On a terminal the
+ * line is rewritten in place (at most 5 times a second, and at the end); otherwise (logs,
+ * scripts) a plain line every CLI_PROGRESS_SECONDS seconds (the environment variable
+ * HETCOLL_PROGRESS_SECONDS overrides it; 0 = every call) and at the end. Call it with done = 0
+ * before the work (starts the clock; prints nothing) and after each item. */
+#define CLI_PROGRESS_SECONDS 5.0
 void cli_progress(const char *label, size_t done, size_t total);
 
 /* Experiments (exp_*.c). Options every experiment has: --trials N (1..max_trials), --seed S,

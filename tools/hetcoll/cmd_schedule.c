@@ -80,10 +80,19 @@ void cli_print_schedule_text(FILE *f, const hc_schedule_t *s)
     print_time(f, "lower bound:", s->lower_bound);
     if (!isnan(s->lower_bound) && s->lower_bound > 0)
         fprintf(f, "%-13s %.6f\n", "ratio:", s->makespan / s->lower_bound);
-    if (s->has_search)
-        fprintf(f, "%-13s visited %.0f of %.6g (efficiency %.6f), %s, best bound %.9g s\n",
+    if (s->has_search && s->search.optimal)
+        fprintf(f, "%-13s visited %.0f of %.6g (efficiency %.6f), optimal, best bound %.9g s\n",
                 "search:", s->search.nodes_visited, s->search.naive_space, s->search.efficiency,
-                s->search.optimal ? "optimal" : "not proven optimal", s->search.best_lower_bound);
+                s->search.best_lower_bound);
+    else if (s->has_search) /* stopped by the time limit: say how far from proven */
+        fprintf(f,
+                "%-13s visited %.0f of %.6g, stopped by the time limit: not proven optimal, gap "
+                "%.2f %% to the best bound %.9g s\n",
+                "search:", s->search.nodes_visited, s->search.naive_space,
+                s->search.best_lower_bound > 0
+                    ? 100.0 * (s->makespan / s->search.best_lower_bound - 1.0)
+                    : NAN,
+                s->search.best_lower_bound);
     if (s->note && *s->note)
         fprintf(f, "%-13s %s\n", "note:", s->note);
     if (s->parent) {

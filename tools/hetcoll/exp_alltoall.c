@@ -189,6 +189,7 @@ int exp_alltoall_main(int argc, char **argv)
         size_t total = (size_t)trials * np, done = 0;
         char label[64];
         snprintf(label, sizeof label, "alltoall %s", WL_NAME[wl]);
+        cli_progress(label, 0, total);
         for (size_t pi = 0; pi < np && rc == CLI_OK; pi++) {
             uint32_t P = (uint32_t)ps[pi];
             for (uint64_t t = 0; t < trials && rc == CLI_OK; t++) {

@@ -134,6 +134,7 @@ int exp_grid_bcast_main(int argc, char **argv)
     if (rc == CLI_OK && (!sums || !worst_flat || !c || !T || !port || !recv || !from || !to))
         rc = cli_error("out of memory");
     size_t total = nc * (size_t)trials, done = 0;
+    cli_progress("grid-bcast", 0, total);
     for (size_t i = 0; i < nc && rc == CLI_OK; i++) {
         uint32_t C = (uint32_t)cls[i];
         hc_rng_t r;

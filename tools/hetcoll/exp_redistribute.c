@@ -161,6 +161,7 @@ int exp_redistribute_main(int argc, char **argv)
         size_t total = (size_t)trials * nk, done = 0;
         char label[64];
         snprintf(label, sizeof label, "redistribute %s", WNAME[wc]);
+        cli_progress(label, 0, total);
         for (uint64_t t = 0; t < trials && rc == CLI_OK; t++) {
             hc_matrix_t *m = NULL;
             int st = make_instance(seed, wc, t, n, WMAX[wc], &m, perm);

@@ -193,6 +193,7 @@ int exp_reduce_main(int argc, char **argv)
     if (rc == CLI_OK && !cells)
         rc = cli_error("out of memory");
     size_t total = np * nk * (size_t)trials, done = 0;
+    cli_progress("reduce", 0, total);
     for (size_t i = 0; i < np && rc == CLI_OK; i++)
         for (size_t k = 0; k < nk && rc == CLI_OK; k++) {
             hc_rng_t r;
