@@ -271,6 +271,109 @@ static int links_note(const hc_problem_t *pb, hc_schedule_t *s)
                    : hc_schedule_set_note(s, "%s", line);
 }
 
+/* `--root any` for a reduction: build and schedule the problem once per candidate root, keep the
+ * lowest makespan (ties: the earlier candidate) and say in the note which root was kept.
+ * Candidates: with --times (C[i][j] = t(i), the costs do not depend on the receiver) the problem
+ * of root r is determined, up to renumbering the nodes, by the send times of the others, so one
+ * root per distinct send time covers every problem, slowest first; and an exact search needs
+ * only a slowest root: exchanging the roles of root r and a node s with t(s) >= t(r) turns any
+ * schedule of root r into one of root s whose events are no longer (s's sends become r's,
+ * shorter ones), so no root does better than a slowest one. Otherwise (--platform, --costs)
+ * every root is tried. A time limit is shared among the candidates. Returns an exit code (after
+ * printing any error); on success *p is the kept root's problem. */
+static int any_root(cli_popts_t *o, const char *algo, unsigned flags, const char *cmd,
+                    cli_problem_t *p, hc_schedule_t **out)
+{
+    *out = NULL;
+    uint32_t P = p->pb.P, n = 0;
+    uint32_t *cand = malloc((size_t)P * sizeof *cand);
+    if (!cand)
+        return cli_error("out of memory");
+    const double *t = p->times;
+    if (t) { /* one node per distinct send time, slowest first */
+        for (uint32_t i = 0; i < P; i++) {
+            int seen = 0;
+            for (uint32_t k = 0; k < n && !seen; k++)
+                seen = t[cand[k]] == t[i];
+            if (!seen)
+                cand[n++] = i;
+        }
+        for (uint32_t a = 1; a < n; a++) /* insertion sort, stable: by time, descending */
+            for (uint32_t b = a; b > 0 && t[cand[b - 1]] < t[cand[b]]; b--) {
+                uint32_t x = cand[b];
+                cand[b] = cand[b - 1];
+                cand[b - 1] = x;
+            }
+        if (flags & HC_ALGO_EXACT)
+            n = 1;
+    } else {
+        for (uint32_t i = 0; i < P; i++)
+            cand[n++] = i;
+    }
+    hc_algo_opts_t ao = o->algo;
+    if (ao.time_limit_s > 0)
+        ao.time_limit_s /= n;
+    hc_schedule_t *best = NULL;
+    cli_problem_t bestp;
+    memset(&bestp, 0, sizeof bestp);
+    char tried[512];
+    size_t used = 0;
+    int rc = CLI_OK;
+    for (uint32_t k = 0; k < n && rc == CLI_OK; k++) {
+        cli_problem_t q;
+        o->root = cand[k];
+        o->have_root = 1;
+        if ((rc = cli_problem_build(HC_COLL_REDUCE, o, NULL, cmd, &q)) != CLI_OK)
+            break;
+        hc_schedule_t *s = NULL;
+        int st = hc_schedule_compute(&q.pb, algo, &ao, &s);
+        if (st != HC_OK) {
+            rc = cli_fail(st, algo);
+            cli_problem_free(&q);
+            break;
+        }
+        if (used < sizeof tried && k < 8)
+            used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%u: %.6g s",
+                                     used ? ", " : "", cand[k], s->makespan);
+        if (!best || s->makespan < best->makespan) {
+            hc_schedule_destroy(best);
+            cli_problem_free(&bestp);
+            best = s;
+            bestp = q;
+        } else {
+            hc_schedule_destroy(s);
+            cli_problem_free(&q);
+        }
+    }
+    if (rc != CLI_OK) {
+        free(cand);
+        hc_schedule_destroy(best);
+        cli_problem_free(&bestp);
+        return rc;
+    }
+    char line[768];
+    if (t && (flags & HC_ALGO_EXACT))
+        snprintf(line, sizeof line,
+                 "root any: root %u, a slowest node (with send times, no other root gives a "
+                 "shorter schedule)",
+                 best->root);
+    else
+        snprintf(line, sizeof line, "root any: kept root %u of %u tried%s: %s%s", best->root, n,
+                 t ? ", one per distinct send time" : "", tried, n > 8 ? ", ..." : "");
+    int st = best->note ? hc_schedule_set_note(best, "%s\n%s", best->note, line)
+                        : hc_schedule_set_note(best, "%s", line);
+    free(cand);
+    if (st != HC_OK) {
+        hc_schedule_destroy(best);
+        cli_problem_free(&bestp);
+        return cli_fail(st, algo);
+    }
+    cli_problem_free(p);
+    *p = bestp;
+    *out = best;
+    return CLI_OK;
+}
+
 int cmd_schedule(int argc, char **argv)
 {
     static const struct option longopts[] = {CLI_PROBLEM_LONGOPTS,
@@ -341,6 +444,16 @@ int cmd_schedule(int argc, char **argv)
         algo = "auto"; /* every collective has one (select.c) */
     cli_problem_t p;
     o.algo_name = algo;
+    /* --root any; the default for a reduction given by its send times, whose problems (Liu et
+     * al.) make a slowest node the root */
+    int root_any =
+        coll == HC_COLL_REDUCE &&
+        (o.root_any || (o.times && !o.have_root && !o.algo.order && !o.costs && !o.platform));
+    if (root_any) {
+        o.root_any = 0;
+        o.have_root = 1;
+        o.root = 0;
+    }
     rc = cli_problem_build(coll, &o, NULL, cmd, &p);
     if (rc != CLI_OK) {
         cli_popts_free(&o);
@@ -354,8 +467,15 @@ int cmd_schedule(int argc, char **argv)
         return cli_fail(st, NULL);
     }
     hc_schedule_t *s = NULL;
-    if (strcmp(algo, "auto") == 0 && p.pb.platform && hc_platform_has_routes(p.pb.platform) &&
-        coll != HC_COLL_REDISTRIBUTE)
+    if (root_any) {
+        rc = any_root(&o, info->name, info->flags, cmd, &p, &s);
+        if (rc != CLI_OK) {
+            cli_problem_free(&p);
+            cli_popts_free(&o);
+            return rc;
+        }
+    } else if (strcmp(algo, "auto") == 0 && p.pb.platform &&
+               hc_platform_has_routes(p.pb.platform) && coll != HC_COLL_REDISTRIBUTE)
         st = auto_on_links(&p.pb, &o.algo, &s);
     else
         st = hc_schedule_compute(&p.pb, algo, &o.algo, &s);

@@ -103,9 +103,15 @@ int cli_popts_handle(cli_popts_t *o, const char *cmd, int code, const char *arg)
         o->traffic = arg;
         return CLI_OK;
     case POPT_ROOT:
+        if (strcmp(arg, "any") == 0) {
+            o->root_any = 1;
+            o->have_root = 0;
+            return CLI_OK;
+        }
         if (cli_parse_u32(arg, &o->root) != 0)
-            return bad_value(cmd, "root", arg, "expected a node id >= 0");
+            return bad_value(cmd, "root", arg, "expected a node id >= 0 or any");
         o->have_root = 1;
+        o->root_any = 0;
         return CLI_OK;
     case POPT_D1:
         return pos_double(cmd, "d1", arg, &o->d1, &o->have_d1);
@@ -205,7 +211,9 @@ void cli_popts_help(FILE *f, int coll)
                    "  --times T1,T2,...            send time t(i) of each node (C[i][j] = t(i))\n"
                    "  --platform SPEC --msg SIZE   t(i) = node's send_time_s, else p2p(i, root)\n"
                    "  --costs FILE                 direct P x P matrix\n"
-                   "  --root R                     root node (default 0)\n");
+                   "  --root R|any                 root node; any (schedule): try the roots, keep\n"
+                   "                               the best (default: any with --times and no\n"
+                   "                               --order, else 0)\n");
     if (coll < 0 || coll == HC_COLL_REDISTRIBUTE)
         fprintf(f, "Problem (redistribute):\n"
                    "  --traffic FILE --d1 B/s --d2 B/s --backbone B/s\n"
@@ -418,6 +426,8 @@ int cli_problem_build(hc_coll_t coll, const cli_popts_t *o, const hc_schedule_t 
     if (hint && hint->coll != coll)
         return cli_error("the schedule is for %s, not %s", hc_coll_name(hint->coll),
                          hc_coll_name(coll));
+    if (o->root_any && !o->have_root)
+        return cli_value_error(cmd, "--root any: only 'schedule reduce' tries every root");
     hc_problem_spec_t sp;
     hc_problem_spec_init(&sp, coll);
     sp.model = o->model;
