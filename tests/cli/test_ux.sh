@@ -69,5 +69,17 @@ grep -Eq '^(note: +)?root any: kept root [0-9] of 3 tried, one per distinct send
 grep -Eq '^(note: +)?root any: kept root [0-4] of 5 tried: 0: ' "$T/r" || { fail=$((fail + 1)); echo "FAIL: root any on a platform: $(grep -A1 '^note' "$T/r")"; }
 "$H" schedule bcast --platform builtin:gusto --msg 64KiB --root any >"$T/r" 2>&1
 [ $? -eq 1 ] && grep -q "only 'schedule reduce'" "$T/r" || { fail=$((fail + 1)); echo "FAIL: bcast --root any: $(cat "$T/r")"; }
+# A directory file (or a SimGrid XML) given to --platform without its prefix: a hint, one line.
+"$H" platform export builtin:gusto -o "$T/g.json"
+{ printf '{"format":"hetcoll-directory/1","epoch":1,"timestamp":1700000000,"time_utc":"x","interval_s":1,"mode":"full","error_metric":"mse","platform":'; cat "$T/g.json"; printf '}'; } >"$T/net.dir"
+for c in "platform show $T/net.dir" "platform show --platform $T/net.dir" "cluster --platform $T/net.dir" "schedule bcast --platform $T/net.dir --msg 1MiB"; do
+    "$H" $c >"$T/o" 2>"$T/e"
+    rc=$?
+    { [ $rc -eq 1 ] && [ "$(wc -l <"$T/e")" = 1 ] && grep -q "; $T/net.dir looks like a directory file; use dir:$T/net.dir\$" "$T/e"; } ||
+        { fail=$((fail + 1)); echo "FAIL: $c: exit $rc, no dir: hint: $(cat "$T/e")"; }
+done
+"$H" platform show "dir:$T/net.dir" >/dev/null 2>&1 || { fail=$((fail + 1)); echo "FAIL: the hint's dir:FILE does not load"; }
+"$H" platform show "$2/data/simgrid/cluster.xml" >"$T/o" 2>"$T/e"
+grep -q "looks like a SimGrid platform; use simgrid:$2/data/simgrid/cluster.xml" "$T/e" || { fail=$((fail + 1)); echo "FAIL: no simgrid: hint: $(cat "$T/e")"; }
 echo "ux checks: $fail failed"
 [ $fail -eq 0 ]

@@ -326,6 +326,42 @@ int cli_parse_u64_list(const char *s, uint64_t **out, size_t *n)
     return 0;
 }
 
+int cli_platform_load(const char *spec, hc_platform_t **out)
+{
+    int st = hc_platform_load(spec, out);
+    if (st == HC_OK)
+        return CLI_OK;
+    /* a plain file (no scheme) of another kind the --platform option reads with a prefix */
+    static const char *const schemes[] = {"builtin:", "random:", "dir:", "simgrid:"};
+    for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++)
+        if (strncmp(spec, schemes[i], strlen(schemes[i])) == 0)
+            return cli_fail(st, spec);
+    char head[4097];
+    size_t n = 0;
+    FILE *f = fopen(spec, "r");
+    if (f) {
+        n = fread(head, 1, sizeof head - 1, f);
+        fclose(f);
+    }
+    head[n] = '\0';
+    const char *kind = NULL, *scheme = NULL;
+    if (strstr(head, "\"hetcoll-directory/")) {
+        kind = "a directory file";
+        scheme = "dir:";
+    } else if (strstr(head, "<platform") || strstr(head, "simgrid.dtd")) {
+        kind = "a SimGrid platform";
+        scheme = "simgrid:";
+    }
+    if (!kind)
+        return cli_fail(st, spec);
+    const char *detail = hc_error_detail();
+    char d[1024];
+    snprintf(d, sizeof d, "%s", detail && *detail ? detail : hc_strerror(st));
+    hc_error_clear();
+    return cli_error("%s%s%s; %s looks like %s; use %s%s", strstr(d, spec) ? "" : spec,
+                     strstr(d, spec) ? "" : ": ", d, spec, kind, scheme, spec);
+}
+
 /* Paths of the files cli_open_output opened, for cli_close_output's messages. */
 static struct {
     FILE *f;

@@ -61,6 +61,11 @@ int cli_parse_u32(const char *s, uint32_t *out);
 int cli_parse_u64_list(const char *s, uint64_t **out, size_t *n);
 int cli_parse_double_list(const char *s, double **out, size_t *n);
 
+/* hc_platform_load(spec) for a --platform option: CLI_OK, or CLI_ERROR after printing one line
+ * that, for a plain file holding a directory (or a SimGrid platform), adds the hint "...; X looks
+ * like a directory file; use dir:X". */
+int cli_platform_load(const char *spec, hc_platform_t **out);
+
 /* Open the output (-o FILE, or stdout when path is NULL or "-"); NULL (after printing the
  * error) when the file cannot be created. cli_close_output flushes (stdout) or closes the
  * file and returns rc, or CLI_ERROR (after printing "FILE: write failed: ...") when rc is

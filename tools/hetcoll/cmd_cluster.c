@@ -270,9 +270,9 @@ int cmd_cluster(int argc, char **argv)
     if (!spec)
         return cli_usage_error(cmd, "missing --platform SPEC");
     hc_platform_t *p = NULL;
-    int st = hc_platform_load(spec, &p);
-    if (st != HC_OK)
-        return cli_fail(st, spec);
+    if (cli_platform_load(spec, &p) != CLI_OK)
+        return CLI_ERROR;
+    int st;
     uint32_t P = hc_platform_size(p), C = 0;
     int32_t *lab = malloc((size_t)P * sizeof *lab);
     if (!lab) {

@@ -243,10 +243,9 @@ int cmd_platform(int argc, char **argv)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 2]);
     const char *spec = platform_opt ? platform_opt : argv[optind + 1];
     hc_platform_t *p = NULL;
-    int st = hc_platform_load(spec, &p);
-    if (st != HC_OK)
-        return cli_fail(st, spec);
-    int rc = CLI_OK;
+    if (cli_platform_load(spec, &p) != CLI_OK)
+        return CLI_ERROR;
+    int st, rc = CLI_OK;
     if ((sg_hosts || sg.form || sg.shared_backbone || sg.backbone_bw > 0) && !sg_xml)
         rc = cli_usage_error(cmd, "--hostfile, --form and the backbone options need --simgrid");
     else if (sg_xml && !is_export)

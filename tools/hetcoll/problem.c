@@ -272,10 +272,7 @@ static uint64_t hint_max_bytes(const hc_schedule_t *s)
 
 static int load_platform(const char *spec, hc_platform_t **out)
 {
-    int st = hc_platform_load(spec, out);
-    if (st != HC_OK)
-        return cli_fail(st, spec);
-    return CLI_OK;
+    return cli_platform_load(spec, out);
 }
 
 /* ---- per collective ---- */
