@@ -81,5 +81,13 @@ done
 "$H" platform show "dir:$T/net.dir" >/dev/null 2>&1 || { fail=$((fail + 1)); echo "FAIL: the hint's dir:FILE does not load"; }
 "$H" platform show "$2/data/simgrid/cluster.xml" >"$T/o" 2>"$T/e"
 grep -q "looks like a SimGrid platform; use simgrid:$2/data/simgrid/cluster.xml" "$T/e" || { fail=$((fail + 1)); echo "FAIL: no simgrid: hint: $(cat "$T/e")"; }
+# One unit convention in the text output: seconds and bytes per second (cluster printed us and
+# MB/s while platform show printed s and B/s). The same pair reads the same in both.
+"$H" cluster --platform builtin:gusto >"$T/cl"
+"$H" platform show builtin:gusto >"$T/ps"
+grep -q '^  c0 .* latency 0.012..0.012 s  bandwidth 2.555e+05..2.555e+05 B/s$' "$T/cl" || { fail=$((fail + 1)); echo "FAIL: cluster units: $(sed -n 4p "$T/cl")"; }
+grep -Eq '^AMES +USC-ISI +1 +0.012 +2.555e\+05$' "$T/ps" || { fail=$((fail + 1)); echo "FAIL: platform show: $(grep '^AMES  *USC' "$T/ps")"; }
+grep -q 'latency (s) *bandwidth (B/s)$' "$T/ps" || { fail=$((fail + 1)); echo "FAIL: platform show headers"; }
+! grep -Eq ' us |MB/s|ms\b' "$T/cl" "$T/ps" || { fail=$((fail + 1)); echo "FAIL: scaled units in the output"; }
 echo "ux checks: $fail failed"
 [ $fail -eq 0 ]

@@ -111,8 +111,7 @@ static void print_text(FILE *f, const hc_platform_t *p, const hc_cluster_opts_t 
         intra_range(p, lab, (int32_t)g, r);
         fprintf(f, "  c%-3u %4u node%s", g, n, n == 1 ? "" : "s");
         if (n > 1)
-            fprintf(f, "  latency %.2f..%.2f us  bandwidth %.4g..%.4g MB/s", r[0] * 1e6, r[1] * 1e6,
-                    r[2] / 1e6, r[3] / 1e6);
+            fprintf(f, "  latency %.4g..%.4g s  bandwidth %.4g..%.4g B/s", r[0], r[1], r[2], r[3]);
         fputs("\n       ", f);
         uint32_t shown = 0;
         for (uint32_t i = 0; i < P; i++) {

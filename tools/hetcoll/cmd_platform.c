@@ -144,10 +144,10 @@ static int show(const hc_platform_t *p, FILE *f)
                 uses[hops[h].link]++;
         }
     fprintf(f, "\nlinks: %u, routes: %zu of %zu pairs\n", L, routes, (size_t)P * (P - 1));
-    fprintf(f, "%-20s %12s %12s %-12s %8s\n", "link", "bandwidth", "latency (s)", "sharing",
+    fprintf(f, "%-20s %15s %12s %-12s %8s\n", "link", "bandwidth (B/s)", "latency (s)", "sharing",
             "routes");
     for (uint32_t k = 0; k < L; k++)
-        fprintf(f, "%-20s %12.4g %12.4g %-12s %8zu\n", hc_platform_link_name(p, k),
+        fprintf(f, "%-20s %15.4g %12.4g %-12s %8zu\n", hc_platform_link_name(p, k),
                 hc_platform_link_bandwidth(p, k), hc_platform_link_latency(p, k),
                 hc_link_sharing_name(hc_platform_link_sharing(p, k)), uses[k]);
     fprintf(f, "\nroutes (the first pair of each group pair):\n");

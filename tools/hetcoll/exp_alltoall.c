@@ -250,7 +250,7 @@ int exp_alltoall_main(int argc, char **argv)
             WL_NAME[wl], WL_FIG[wl], (unsigned long long)trials);
         printf("%6s", "P");
         for (size_t a = 0; a < na; a++)
-            printf(" %22s", algos[a]);
+            printf(" %24s", algos[a]);
         printf("\n");
         for (size_t pi = 0; pi < np; pi++) {
             printf("%6llu", (unsigned long long)ps[pi]);
@@ -261,9 +261,8 @@ int exp_alltoall_main(int argc, char **argv)
                         (unsigned long long)ps[pi], algos[a], e->n, e->sum / n, e->max, e->mk / n,
                         e->lb / n, e->time / n);
                 char cell[64];
-                snprintf(cell, sizeof cell, "%.4f/%.4f %7.2fms", e->sum / n, e->max,
-                         1e3 * e->time / n);
-                printf(" %22s", cell);
+                snprintf(cell, sizeof cell, "%.4f/%.4f %8.2g s", e->sum / n, e->max, e->time / n);
+                printf(" %24s", cell);
             }
             printf("\n");
         }
