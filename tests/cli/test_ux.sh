@@ -89,5 +89,18 @@ grep -q '^  c0 .* latency 0.012..0.012 s  bandwidth 2.555e+05..2.555e+05 B/s$' "
 grep -Eq '^AMES +USC-ISI +1 +0.012 +2.555e\+05$' "$T/ps" || { fail=$((fail + 1)); echo "FAIL: platform show: $(grep '^AMES  *USC' "$T/ps")"; }
 grep -q 'latency (s) *bandwidth (B/s)$' "$T/ps" || { fail=$((fail + 1)); echo "FAIL: platform show headers"; }
 ! grep -Eq ' us |MB/s|ms\b' "$T/cl" "$T/ps" || { fail=$((fail + 1)); echo "FAIL: scaled units in the output"; }
+# platform list: the built-in platforms and the random generators with their keys and defaults;
+# every name it lists loads.
+"$H" platform list >"$T/pl" 2>&1 || { fail=$((fail + 1)); echo "FAIL: platform list: $(head -2 "$T/pl")"; }
+grep -Eq '^  grid5000 +88 nodes, 6 clusters$' "$T/pl" || { fail=$((fail + 1)); echo "FAIL: platform list: no grid5000"; }
+grep -Eq '^ +P +default 5 +integer 1\.\.4096$' "$T/pl" || { fail=$((fail + 1)); echo "FAIL: platform list: gusto's P and its default"; }
+gens=$(awk '/^Random generators/ {g = 1; next} /^$/ {g = 0} g && /^  [a-z]/ {print $1}' "$T/pl")
+[ "$(echo $gens)" = "gusto two-cluster uniform grid sites" ] || { fail=$((fail + 1)); echo "FAIL: generators listed: $gens"; }
+for g in $gens; do "$H" platform show "random:$g" >/dev/null 2>&1 || { fail=$((fail + 1)); echo "FAIL: random:$g does not load"; }; done
+for b in $(awk '/^Built-in/ {b = 1; next} /^$/ {b = 0} b {print $1}' "$T/pl"); do
+    "$H" platform show "builtin:$b" >/dev/null 2>&1 || { fail=$((fail + 1)); echo "FAIL: builtin:$b does not load"; }
+done
+"$H" platform list extra >/dev/null 2>&1
+[ $? -eq 2 ] || { fail=$((fail + 1)); echo "FAIL: platform list extra: not a usage error"; }
 echo "ux checks: $fail failed"
 [ $fail -eq 0 ]

@@ -11,13 +11,16 @@ static void help(FILE *f)
 {
     fprintf(
         f,
-        "Usage: hetcoll platform show SPEC      (or --platform SPEC, as elsewhere)\n"
+        "Usage: hetcoll platform list\n"
+        "       hetcoll platform show SPEC      (or --platform SPEC, as elsewhere)\n"
         "       hetcoll platform export SPEC [-o FILE]\n"
         "       hetcoll platform export SPEC --simgrid OUT.xml [--hostfile OUT.txt]\n"
         "                [--form auto|cluster|matrix] [--shared-backbone] [--backbone-bw Bps]\n\n"
         "SPEC is a platform JSON file, builtin:NAME (%s),\n"
         "random:GEN:k=v:..., dir:FILE or simgrid:[hostfile=H:][np=N:]FILE.xml\n"
         "(a SimGrid platform; see docs/formats.md).\n\n"
+        "  list     the built-in platforms and the random generators with their keys and\n"
+        "           defaults\n"
         "  show     P, clusters, latency/bandwidth ranges per cluster pair\n"
         "  export   matrix-form platform JSON (gap tables included)\n\n"
         "Options:\n"
@@ -29,6 +32,7 @@ static void help(FILE *f)
         "  --backbone-bw Bps   with --simgrid: shared backbone of this capacity per cluster pair\n"
         "  -h, --help          this help\n\n"
         "Examples:\n"
+        "  hetcoll platform list\n"
         "  hetcoll platform show builtin:grid5000\n"
         "  hetcoll platform export builtin:gusto -o gusto.json\n"
         "  hetcoll platform export builtin:grid5000 --simgrid g5k.xml --hostfile g5k.txt\n",
@@ -173,6 +177,42 @@ static int show(const hc_platform_t *p, FILE *f)
     return CLI_OK;
 }
 
+/* `platform list`: the built-in platforms (loaded, for their size) and the random generators
+ * with their keys, defaults and ranges (hc_platform_random_info). */
+static int list(FILE *f)
+{
+    char names[256];
+    snprintf(names, sizeof names, "%s", hc_platform_builtin_names());
+    fprintf(f, "Built-in platforms (builtin:NAME):\n");
+    for (char *tok = strtok(names, ", "); tok; tok = strtok(NULL, ", ")) {
+        char spec[300];
+        hc_platform_t *p = NULL;
+        snprintf(spec, sizeof spec, "builtin:%s", tok);
+        int st = hc_platform_load(spec, &p);
+        if (st != HC_OK)
+            return cli_fail(st, spec);
+        fprintf(f, "  %-13s %u nodes, %u clusters\n", tok, hc_platform_size(p),
+                hc_platform_cluster_count(p));
+        hc_platform_destroy(p);
+    }
+    fprintf(f, "\nRandom generators (random:GEN:key=value:...; every key optional, seed=N\n"
+               "(default 1) in all of them):\n");
+    const char *name, *desc;
+    hc_random_param_t par[16];
+    size_t n;
+    for (size_t i = 0; hc_platform_random_info(i, &name, &desc, par, 16, &n) == HC_OK; i++) {
+        fprintf(f, "  %-13s %s\n", name, desc);
+        for (size_t k = 0; k < n && k < 16; k++)
+            fprintf(f, "  %-13s   %-11s default %-9g %s %g..%g\n", "", par[k].key, par[k].def,
+                    par[k].integer ? "integer" : "range  ", par[k].lo, par[k].hi);
+    }
+    hc_error_clear();
+    fprintf(f, "\nAlso: FILE (platform JSON), dir:FILE (a directory file of the monitor),\n"
+               "simgrid:[hostfile=H:][np=N:]FILE.xml (docs/formats.md, \"Platform specs\").\n"
+               "Example: hetcoll platform show random:grid:clusters=3:nodes=4:seed=7\n");
+    return CLI_OK;
+}
+
 int cmd_platform(int argc, char **argv)
 {
     static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
@@ -230,11 +270,21 @@ int cmd_platform(int argc, char **argv)
         }
     }
     if (argc - optind < 1)
-        return cli_usage_error(cmd, "missing action (show or export)");
+        return cli_usage_error(cmd, "missing action (list, show or export)");
     const char *action = argv[optind];
     int is_show = strcmp(action, "show") == 0, is_export = strcmp(action, "export") == 0;
+    if (strcmp(action, "list") == 0) {
+        if (argc - optind > 1)
+            return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
+        if (platform_opt || sg_xml)
+            return cli_usage_error(cmd, "list takes no platform");
+        FILE *f = cli_open_output(output);
+        if (!f)
+            return CLI_ERROR;
+        return cli_close_output(f, list(f));
+    }
     if (!is_show && !is_export)
-        return cli_usage_error(cmd, "unknown action '%s' (valid: show, export)", action);
+        return cli_usage_error(cmd, "unknown action '%s' (valid: list, show, export)", action);
     if (platform_opt && argc - optind > 1)
         return cli_usage_error(cmd, "give the platform once: SPEC or --platform SPEC");
     if (argc - optind < 2 && !platform_opt)

@@ -12,7 +12,7 @@ typedef struct command {
 } command_t;
 
 static const command_t commands[] = {
-    {"platform", cmd_platform, "show or export a platform (file, builtin:NAME, random:...)"},
+    {"platform", cmd_platform, "list, show or export platforms (file, builtin:NAME, random:...)"},
     {"schedule", cmd_schedule, "schedule a collective (alltoall, bcast, reduce, redistribute)"},
     {"validate", cmd_validate, "check a schedule JSON file, optionally against its problem"},
     {"simulate", cmd_simulate, "replay a schedule on a (perturbed) network"},
