@@ -362,6 +362,93 @@ int cli_platform_load(const char *spec, hc_platform_t **out)
                      strstr(d, spec) ? "" : ": ", d, spec, kind, scheme, spec);
 }
 
+/* One inline row of cli_read_matrix into text (values separated by spaces). Returns the number
+ * of values, or 0 after a malformed item. */
+static size_t inline_row(const char *row, hc_matrix_kind_t kind, FILE *text)
+{
+    size_t n = 0;
+    if (kind == HC_MATRIX_SIZES) {
+        char buf[128];
+        for (const char *p = row;;) {
+            const char *comma = strchr(p, ',');
+            size_t len = comma ? (size_t)(comma - p) : strlen(p);
+            uint64_t v;
+            if (len == 0 || len >= sizeof buf)
+                return 0;
+            memcpy(buf, p, len);
+            buf[len] = '\0';
+            if (cli_parse_size(buf, &v) != 0)
+                return 0;
+            fprintf(text, "%s%llu", n++ ? " " : "", (unsigned long long)v);
+            if (!comma)
+                break;
+            p = comma + 1;
+        }
+        return n;
+    }
+    double *v;
+    if (cli_parse_double_list(row, &v, &n) != 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        fprintf(text, "%s%.17g", i ? " " : "", v[i]);
+    free(v);
+    return n;
+}
+
+int cli_read_matrix(const char *cmd, const char *opt, const char *arg, hc_matrix_kind_t kind,
+                    hc_matrix_t **out)
+{
+    *out = NULL;
+    struct stat st;
+    if (arg[0] == '@' || stat(arg, &st) == 0) {
+        const char *path = arg[0] == '@' ? arg + 1 : arg;
+        int rc = hc_matrix_load(path, kind, 0, 0, out);
+        return rc == HC_OK ? CLI_OK : cli_fail(rc, path);
+    }
+    const char *what = kind == HC_MATRIX_SIZES ? "sizes in bytes such as 0,64KiB;1MiB,0"
+                                               : "seconds such as 0,1.5;2,0 or 3,1,1,2";
+    char *copy = malloc(strlen(arg) + 1), *text = NULL;
+    size_t tlen = 0, cols = 0;
+    FILE *t = copy ? open_memstream(&text, &tlen) : NULL;
+    if (!t) {
+        free(copy);
+        return cli_error("out of memory");
+    }
+    strcpy(copy, arg);
+    int bad = 0;
+    size_t row = 0;
+    for (char *r = copy; r && !bad; row++) {
+        char *semi = strchr(r, ';');
+        if (semi)
+            *semi = '\0';
+        size_t n = inline_row(r, kind, t);
+        fputc('\n', t);
+        if (n == 0)
+            bad = 1;
+        else if (row == 0)
+            cols = n;
+        else if (n != cols)
+            bad = 2;
+        r = semi ? semi + 1 : NULL;
+    }
+    fclose(t);
+    free(copy);
+    int rc = CLI_OK;
+    if (bad == 1)
+        rc = cli_value_error(cmd, "option '%s': '%s' is neither an existing file nor inline %s",
+                             opt, arg, what);
+    else if (bad == 2)
+        rc = cli_value_error(cmd, "option '%s': row %zu of '%s' has a different number of values",
+                             opt, row, arg);
+    else {
+        int st2 = hc_matrix_parse(text, opt, kind, 0, 0, out);
+        if (st2 != HC_OK)
+            rc = cli_fail(st2, opt);
+    }
+    free(text);
+    return rc;
+}
+
 /* Paths of the files cli_open_output opened, for cli_close_output's messages. */
 static struct {
     FILE *f;

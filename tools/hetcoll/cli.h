@@ -66,6 +66,15 @@ int cli_parse_double_list(const char *s, double **out, size_t *n);
  * like a directory file; use dir:X". */
 int cli_platform_load(const char *spec, hc_platform_t **out);
 
+/* The one rule of the options that take a matrix or a list (--sizes, --times, --costs,
+ * --traffic): "@FILE", or a value naming an existing file, is read as a matrix file
+ * (hc_matrix_load: whitespace text or JSON); anything else is inline: values separated by ',',
+ * rows by ';' ("0,1MiB;2MiB,0"). Sizes (HC_MATRIX_SIZES) take units (64KiB); seconds take ranges
+ * (1..8:2) too. The library checks the cells for `kind`. Returns CLI_OK, or CLI_ERROR after one
+ * line naming the option (and the file). */
+int cli_read_matrix(const char *cmd, const char *opt, const char *arg, hc_matrix_kind_t kind,
+                    hc_matrix_t **out);
+
 /* Open the output (-o FILE, or stdout when path is NULL or "-"); NULL (after printing the
  * error) when the file cannot be created. cli_close_output flushes (stdout) or closes the
  * file and returns rc, or CLI_ERROR (after printing "FILE: write failed: ...") when rc is
