@@ -219,6 +219,26 @@ int cli_parse_size(const char *s, uint64_t *out)
     return -1;
 }
 
+int cli_parse_rate(const char *s, double *out)
+{
+    if (!s)
+        return -1;
+    if (cli_parse_double(s, out) == 0)
+        return 0;
+    char buf[64];
+    size_t n = strlen(s);
+    if (n >= sizeof buf)
+        return -1;
+    memcpy(buf, s, n + 1);
+    if (n > 2 && strcmp(buf + n - 2, "/s") == 0)
+        buf[n - 2] = '\0';
+    uint64_t v;
+    if (cli_parse_size(buf, &v) != 0)
+        return -1;
+    *out = (double)v;
+    return 0;
+}
+
 /* One list item "a", "a..b" or "a..b:step" into values appended to *vals (doubles). */
 static int parse_item(const char *item, int integer, double **vals, size_t *n, size_t *cap)
 {
@@ -572,6 +592,10 @@ int cli_exp_option(const char *cmd, int c, const char *arg, char **argv, const c
         if (cli_parse_u64(arg, a->seed) != 0)
             return cli_value_error(cmd, "--seed: expected an integer, got '%s'", arg);
         return CLI_OK;
+    case CLI_OPT_OLD_OUT:
+        cli_deprecated("--out", "-o/--output");
+        *a->out = arg;
+        return CLI_OK;
     case 'o':
         *a->out = arg;
         return CLI_OK;
@@ -585,7 +609,7 @@ int cli_check_args_done(const char *cmd, int argc, char **argv, const char *out)
     if (optind < argc)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
     if (!out)
-        return cli_usage_error(cmd, "--out DIR is required");
+        return cli_usage_error(cmd, "-o/--output DIR is required");
     return CLI_OK;
 }
 

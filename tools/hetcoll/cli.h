@@ -50,6 +50,9 @@ int cli_algo_find(hc_coll_t coll, const char *name, const hc_algo_info_t **out);
 /* "1048576", "1KiB", "1MiB", "1GiB", "1kB"/"1KB" (1000), "1MB", "1GB", "1.5MiB", "1B" -> bytes.
  * Returns 0 on success, -1 on a malformed or negative size. */
 int cli_parse_size(const char *s, uint64_t *out);
+/* A bandwidth in B/s: a number ("1.25e8") or a size with a unit, "/s" optional ("125MB/s",
+ * "1GiB"). Returns 0 / -1. */
+int cli_parse_rate(const char *s, double *out);
 /* Finite double (plain number, e.g. "1e6", "0.5"). Returns 0 / -1. */
 int cli_parse_double(const char *s, double *out);
 /* Non-negative integer fitting uint64_t / uint32_t. Returns 0 / -1. */
@@ -92,8 +95,13 @@ int cli_close_file(FILE *f, const char *path, int rc);
 #define CLI_PROGRESS_SECONDS 5.0
 void cli_progress(const char *label, size_t done, size_t total);
 
+/* getopt_long codes of deprecated spellings (cli_deprecated notes them): --out (now
+ * -o/--output), --procs and --n (now --nodes). */
+enum { CLI_OPT_OLD_OUT = 0x1000, CLI_OPT_OLD_PROCS, CLI_OPT_OLD_N };
+
 /* Experiments (exp_*.c). Options every experiment has: --trials N (1..max_trials), --seed S,
- * --out DIR (stored through the pointers, whose targets hold the defaults) and -h/--help. */
+ * -o/--output DIR (--out is its deprecated spelling; stored through the pointers, whose targets
+ * hold the defaults) and -h/--help. Their getopt strings are ":o:h". */
 typedef struct cli_exp_args {
     uint64_t *trials, *seed;
     const char **out;
@@ -102,14 +110,16 @@ typedef struct cli_exp_args {
 /* clang-format off */
 #define CLI_EXP_LONGOPTS                                                                          \
     {"trials", required_argument, NULL, 't'}, {"seed", required_argument, NULL, 's'},             \
-    {"out", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'}
+    {"output", required_argument, NULL, 'o'}, {"out", required_argument, NULL, CLI_OPT_OLD_OUT},  \
+    {"help", no_argument, NULL, 'h'}
 /* clang-format on */
 /* The rest of an experiment's getopt_long switch (after its own cases and 'h'): 't', 's', 'o'
- * into *a; anything else is reported by cli_bad_option(cmd, optopt, argv). Returns CLI_OK, or
- * CLI_USAGE after printing. */
+ * (and CLI_OPT_OLD_OUT) into *a; anything else is reported by cli_bad_option(cmd, optopt, argv).
+ * Returns CLI_OK, CLI_ERROR after a bad value or CLI_USAGE after a bad option (printed). */
 int cli_exp_option(const char *cmd, int c, const char *arg, char **argv, const cli_exp_args_t *a);
 /* After the options: "unexpected argument" for a leftover argv[optind],
- * "--out DIR is required" when out is NULL. Returns CLI_OK or CLI_USAGE (after printing). */
+ * "-o/--output DIR is required" when out is NULL. Returns CLI_OK or CLI_USAGE (after
+ * printing). */
 int cli_check_args_done(const char *cmd, int argc, char **argv, const char *out);
 /* Comma-separated --algos list of collective `coll` (empty items skipped, at most 511
  * characters read) into out[0..*n): the registry's own (static) names, in the given order, at

@@ -46,7 +46,7 @@ int cmd_algorithms(int argc, char **argv)
         case 'c': {
             hc_coll_t coll;
             if (hc_coll_parse(optarg, &coll) != HC_OK)
-                return cli_usage_error(cmd,
+                return cli_value_error(cmd,
                                        "unknown collective '%s' (valid: alltoall, bcast, reduce, "
                                        "redistribute)",
                                        optarg);

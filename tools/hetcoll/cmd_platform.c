@@ -259,7 +259,7 @@ int cmd_platform(int argc, char **argv)
             sg.shared_backbone = 1;
             break;
         case 'W':
-            if (cli_parse_double(optarg, &sg.backbone_bw) != 0 || !(sg.backbone_bw > 0))
+            if (cli_parse_rate(optarg, &sg.backbone_bw) != 0 || !(sg.backbone_bw > 0))
                 return cli_value_error(cmd, "--backbone-bw: '%s' is not a bandwidth > 0", optarg);
             break;
         case 'h':

@@ -69,10 +69,12 @@ static int bad_value(const char *cmd, const char *opt, const char *arg, const ch
     return cli_value_error(cmd, "option '--%s': invalid value '%s' (%s)", opt, arg, what);
 }
 
-static int pos_double(const char *cmd, const char *opt, const char *arg, double *out, int *have)
+/* A bandwidth > 0 in B/s (a number, or a size with a unit and an optional "/s"). */
+static int pos_rate(const char *cmd, const char *opt, const char *arg, double *out, int *have)
 {
-    if (cli_parse_double(arg, out) != 0 || !(*out > 0))
-        return bad_value(cmd, opt, arg, "expected a finite number > 0");
+    if (cli_parse_rate(arg, out) != 0 || !(*out > 0))
+        return bad_value(cmd, opt, arg,
+                         "expected a bandwidth > 0 in B/s such as 1.25e8 or 125MB/s");
     if (have)
         *have = 1;
     return CLI_OK;
@@ -114,13 +116,13 @@ int cli_popts_handle(cli_popts_t *o, const char *cmd, int code, const char *arg)
         o->root_any = 0;
         return CLI_OK;
     case POPT_D1:
-        return pos_double(cmd, "d1", arg, &o->d1, &o->have_d1);
+        return pos_rate(cmd, "d1", arg, &o->d1, &o->have_d1);
     case POPT_D2:
-        return pos_double(cmd, "d2", arg, &o->d2, &o->have_d2);
+        return pos_rate(cmd, "d2", arg, &o->d2, &o->have_d2);
     case POPT_BACKBONE:
-        return pos_double(cmd, "backbone", arg, &o->backbone, &o->have_backbone);
+        return pos_rate(cmd, "backbone", arg, &o->backbone, &o->have_backbone);
     case POPT_SPEED:
-        return pos_double(cmd, "speed", arg, &o->speed, &o->have_speed);
+        return pos_rate(cmd, "speed", arg, &o->speed, &o->have_speed);
     case POPT_BETA:
         if (cli_parse_double(arg, &o->beta) != 0 || o->beta < 0)
             return bad_value(cmd, "beta", arg, "expected a finite number >= 0");
