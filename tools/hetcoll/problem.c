@@ -231,6 +231,7 @@ void cli_popts_help(FILE *f, int coll)
             "Matrices and lists (M, --times): @FILE, or a value naming an existing file, is read\n"
             "as a file (whitespace text, one row per line, or JSON); anything else is inline:\n"
             "',' between values, ';' between rows (--sizes '0,1MiB;64KiB,0', --times 3,1,1,2).\n"
+            "Sizes take units (64KiB, 1MB); bandwidths are B/s, with units too (125MB/s).\n"
             "Model:\n"
             "  --model hockney|plogp        cost model for --platform (default hockney)\n");
 }
