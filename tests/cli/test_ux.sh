@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# User-facing behaviour of issue 17: output directories are created with their parents, an
+# User-facing behaviour found by new users: output directories are created with their parents, an
 # --out that is a file is refused before any work, and `platform show` takes --platform like
 # every other command.
 #   bash test_ux.sh HETCOLL_BINARY TESTS_DIR
 set -u
-H=$1
+H=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 T=$(mktemp -d /tmp/hc-ux-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 fail=0
@@ -20,6 +20,14 @@ check() { # description, then the command must succeed
 check "nested --out is created" "$H" experiment grid-bcast --clusters 2..3 --trials 2 --out "$T/a/b/c"
 [ -f "$T/a/b/c/grid_bcast.csv" ] || { fail=$((fail + 1)); echo "FAIL: no CSV in the nested --out"; }
 check "demo into a nested --out" "$H" demo --msg 4KiB --out "$T/d/e"
+# The finding's command in a fresh clone: a relative -o out/grid whose parent does not exist.
+mkdir "$T/fresh"
+(cd "$T/fresh" && "$H" experiment grid-bcast --clusters 2..3 --trials 2 -o out/grid >/dev/null 2>&1) &&
+    [ -f "$T/fresh/out/grid/grid_bcast.csv" ] || { fail=$((fail + 1)); echo "FAIL: -o out/grid in a fresh directory"; }
+(cd "$T/fresh" && "$H" experiment reduce --nodes 4 --classes 2 --trials 1 --output out/r/s >/dev/null 2>&1) &&
+    [ -f "$T/fresh/out/r/s/reduce_table1.csv" ] || { fail=$((fail + 1)); echo "FAIL: --output out/r/s in a fresh directory"; }
+(cd "$T/fresh" && "$H" demo --msg 4KiB --out demo/out >/dev/null 2>&1) &&
+    [ -d "$T/fresh/demo/out" ] || { fail=$((fail + 1)); echo "FAIL: demo --out demo/out in a fresh directory"; }
 touch "$T/file"
 if "$H" demo --out "$T/file" >"$T/out" 2>"$T/err"; then
     fail=$((fail + 1)); echo "FAIL: demo --out FILE succeeded"
