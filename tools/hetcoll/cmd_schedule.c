@@ -356,8 +356,8 @@ static int any_root(cli_popts_t *o, const char *algo, unsigned flags, const char
     char line[768];
     if (t && (flags & HC_ALGO_EXACT))
         snprintf(line, sizeof line,
-                 "root any: root %u, a slowest node (with send times, no other root gives a "
-                 "shorter schedule)",
+                 "root any: root %u, a slowest node (with send times the best root is a slowest "
+                 "node, so the exact search tries only it)",
                  best->root);
     else
         snprintf(line, sizeof line, "root any: kept root %u of %u tried%s: %s%s", best->root, n,
