@@ -56,7 +56,9 @@ typedef struct hc_algo_info {
 size_t hc_algo_count(void);
 const hc_algo_info_t *hc_algo_get(size_t i);
 
-/* Find by collective and name. HC_ERR_UNKNOWN lists the valid names in the detail. */
+/* Find by collective and name. HC_ERR_UNKNOWN lists the valid names in the detail. The former
+ * name of a renamed algorithm is still found ("ecef-laT" gives the "ecef-lamax" row); then
+ * (*out)->name differs from name, and callers may note that the old name is deprecated. */
 int hc_algo_find(hc_coll_t coll, const char *name, const hc_algo_info_t **out);
 
 /* Comma-separated names of the algorithms of one collective, into buf. */
@@ -69,7 +71,8 @@ int hc_schedule_compute(const hc_problem_t *pb, const char *algo, const hc_algo_
 
 /* The greedy edge heuristics of the grid broadcast (002 §2, 004 §5.2) on an abstract graph, as
  * the hierarchical broadcasts run them between cluster coordinators. Rules, in order: "flat",
- * "fef", "ecef", "ecef-la", "ecef-lat", "ecef-laT". */
+ * "fef", "ecef", "ecef-la", "ecef-lat", "ecef-lamax" (formerly "ecef-laT", still accepted by
+ * hc_bcast_edge_order). */
 size_t hc_bcast_edge_rule_count(void);
 /* Name of rule i (static storage), or NULL when i >= hc_bcast_edge_rule_count(). */
 const char *hc_bcast_edge_rule_name(size_t i);

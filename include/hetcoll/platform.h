@@ -64,6 +64,22 @@ int hc_platform_to_json(const hc_platform_t *p, char **out);
 /* Comma-separated list of built-in names, e.g. "gusto, grid5000". Static string. */
 const char *hc_platform_builtin_names(void);
 
+/* One parameter of a random generator ("random:GEN:key=value:..."). */
+typedef struct hc_random_param {
+    const char *key; /* e.g. "P", "lat_min" (static string) */
+    double def;      /* the default */
+    double lo, hi;   /* accepted values, inclusive */
+    int integer;     /* 1: whole numbers only */
+} hc_random_param_t;
+
+/* The random generators, for listings: generator i (0-based) gives its name and a one-line
+ * description (static strings), up to `max` of its parameters into params (may be NULL when max
+ * is 0) and in *n_params how many it has. `seed` (a non-negative integer, default 1) is every
+ * generator's and not among them. Returns HC_OK, or HC_ERR_VALUE when i is past the last
+ * generator (list them by counting i up until then). */
+int hc_platform_random_info(size_t i, const char **name, const char **desc,
+                            hc_random_param_t *params, size_t max, size_t *n_params);
+
 /* ---- getters ---- */
 uint32_t hc_platform_size(const hc_platform_t *p);
 const char *hc_platform_name(const hc_platform_t *p); /* platform name, "" if none */

@@ -30,7 +30,8 @@ typedef struct {
 /* Keys of every generator (seed is handled separately). Units: seconds, bytes per second. */
 static const gen_t generators[] = {
     {"gusto",
-     "P nodes; latency U[4.5, 89.5] ms, bandwidth log-uniform [246, 4976] kb/s",
+     "P nodes; latency U[0.0045, 0.0895] s, bandwidth log-uniform [30750, 622000] B/s (the "
+     "ranges of the GUSTO tables, Bhat et al. 1998)",
      {{"P", 5, 1, 1, MAX_P, 0, 0}, {NULL, 0, 0, 0, 0, 0, 0}}},
     {"two-cluster",
      "clusters A (n1) and B (n2)",
@@ -43,7 +44,7 @@ static const gen_t generators[] = {
       {"jitter", 0.1, 0, 0, 0.99, 0, 0},
       {NULL, 0, 0, 0, 0, 0, 0}}},
     {"uniform",
-     "P nodes; latency U[lat_min, lat_max], bandwidth U[bw_min, bw_max] (002 §4)",
+     "P nodes; latency U[lat_min, lat_max], bandwidth U[bw_min, bw_max] (Cha et al.)",
      {{"P", 20, 1, 1, MAX_P, 0, 0},
       {"lat_min", 10e-6, 0, 1e-12, 1e6, 0, 0},
       {"lat_max", 1e-3, 0, 1e-12, 1e6, 0, 0},
@@ -53,7 +54,7 @@ static const gen_t generators[] = {
       {NULL, 0, 0, 0, 0, 0, 0}}},
     {"grid",
      "clusters x nodes; LAN inside clusters, WAN U[lat_min, lat_max] / U[bw_min, bw_max] "
-     "between (004 §7)",
+     "between (Barchet-Steffenel & Mounie 2007)",
      {{"clusters", 5, 1, 1, MAX_P, 0, 0},
       {"nodes", 8, 1, 1, MAX_P, 0, 0},
       {"lat_min", 1e-3, 0, 1e-12, 1e6, 0, 0},
@@ -78,6 +79,26 @@ static const gen_t generators[] = {
 const char *hc__platform_random_names(void)
 {
     return "gusto, two-cluster, uniform, grid, sites";
+}
+
+int hc_platform_random_info(size_t i, const char **name, const char **desc,
+                            hc_random_param_t *params, size_t max, size_t *n_params)
+{
+    if (i >= N_GEN)
+        return hc__error(HC_ERR_VALUE, "hc_platform_random_info: there are %zu generators",
+                         (size_t)N_GEN);
+    const gen_t *g = &generators[i];
+    size_t n = 0;
+    for (const key_t_ *k = g->keys; k->key; k++, n++)
+        if (params && n < max)
+            params[n] = (hc_random_param_t){k->key, k->def, k->lo, k->hi, k->integer};
+    if (name)
+        *name = g->name;
+    if (desc)
+        *desc = g->help;
+    if (n_params)
+        *n_params = n;
+    return HC_OK;
 }
 
 static double kv(const gen_t *g, const char *key)

@@ -1,4 +1,6 @@
-/* `ecef-laT` broadcast: ECEF with look-ahead F_j = max_k (c_jk + T_k), favouring slow clusters.
+/* `ecef-lamax` broadcast: ECEF with look-ahead F_j = max_k (c_jk + T_k), favouring slow clusters.
+ * Formerly `ecef-laT` (which differed from `ecef-lat` by case only); the registry still accepts
+ * the old name as an alias.
  * Source: 004 §5.2 (ECEF-LAT).
  * Complexity / guarantee: O(C^3) for C clusters. No approximation guarantee.
  * With a hierarchy (opts->hierarchy = 1, or -1 and a platform with >= 2 cluster labels) the
@@ -30,4 +32,4 @@ static double lookahead(const double *c, const double *T, const unsigned char *i
     return any ? f : 0;
 }
 
-const hc__edge_rule_t hc__edge_bcast_ecef_lamax = {"ecef-laT", 0, 1, lookahead};
+const hc__edge_rule_t hc__edge_bcast_ecef_lamax = {"ecef-lamax", 0, 1, lookahead};

@@ -173,10 +173,12 @@ int hc_bcast_edge_order(const char *rule, uint32_t n, const double *costs, const
     if (!rule || !costs || !from || !to || n == 0 || root >= n)
         return hc__error(HC_ERR_VALUE, "hc_bcast_edge_order: NULL argument, no nodes or root "
                                        "out of range");
+    if (strcmp(rule, "ecef-laT") == 0) /* the former name (hc_algo_find's alias) */
+        rule = "ecef-lamax";
     for (size_t i = 0; i < HC__EDGE_COUNT; i++)
         if (strcmp(hc__edge_rules[i]->name, rule) == 0)
             return hc__edge_select(hc__edge_rules[i], n, costs, NULL, extra, root, from, to);
-    return hc__error(HC_ERR_UNKNOWN,
-                     "unknown edge rule '%s' (valid: flat, fef, ecef, ecef-la, ecef-lat, ecef-laT)",
-                     rule);
+    return hc__error(
+        HC_ERR_UNKNOWN,
+        "unknown edge rule '%s' (valid: flat, fef, ecef, ecef-la, ecef-lat, ecef-lamax)", rule);
 }

@@ -1,5 +1,5 @@
 /* `hier-auto` broadcast: the grid broadcast of 004 §5.2 with every inter-cluster heuristic
- * (flat, fef, ecef, ecef-la, ecef-lat, ecef-laT) tried and the schedule with the smallest
+ * (flat, fef, ecef, ecef-la, ecef-lat, ecef-lamax) tried and the schedule with the smallest
  * makespan kept (ties: the first in that order). Without a hierarchy (opts->hierarchy = 0, no
  * platform, or fewer than 2 clusters in auto mode) the same heuristics run on the nodes.
  * With a hierarchy, the cluster pipeline (chain_schedule below: the clusters chained

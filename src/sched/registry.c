@@ -39,6 +39,15 @@ void hc_algo_names(hc_coll_t coll, char *buf, size_t len)
     }
 }
 
+/* Former names of renamed algorithms, still accepted by hc_algo_find (so by the CLI's --algo
+ * and the runtime's HETCOLL_ALGO_*): "ecef-laT" differed from "ecef-lat" by case only. */
+static const struct {
+    hc_coll_t coll;
+    const char *alias, *name;
+} aliases[] = {
+    {HC_COLL_BCAST, "ecef-laT", "ecef-lamax"},
+};
+
 int hc_algo_find(hc_coll_t coll, const char *name, const hc_algo_info_t **out)
 {
     for (size_t i = 0; i < hc_algo_count(); i++) {
@@ -47,6 +56,9 @@ int hc_algo_find(hc_coll_t coll, const char *name, const hc_algo_info_t **out)
             return HC_OK;
         }
     }
+    for (size_t a = 0; a < sizeof aliases / sizeof aliases[0]; a++)
+        if (aliases[a].coll == coll && strcmp(aliases[a].alias, name) == 0)
+            return hc_algo_find(coll, aliases[a].name, out);
     char names[1024];
     hc_algo_names(coll, names, sizeof names);
     return hc__error(HC_ERR_UNKNOWN, "unknown %s algorithm '%s' (valid: %s)", hc_coll_name(coll),

@@ -446,7 +446,7 @@ static void test_hierarchy(void **state)
     (void)state;
     hc_rng_t rng;
     hc_rng_seed(&rng, 5);
-    static const char *const rules[] = {"fef", "ecef", "ecef-la", "ecef-lat", "ecef-laT"};
+    static const char *const rules[] = {"fef", "ecef", "ecef-la", "ecef-lat", "ecef-lamax"};
     for (int t = 0; t < 6; t++) {
         uint32_t C = 2 + (uint32_t)t, P = C * (2 + (uint32_t)t);
         hc_platform_t *plat = cluster_platform(&rng, P, C);
@@ -551,13 +551,38 @@ static void test_ttcc_replay_semantics(void **state)
     hc_matrix_destroy(c);
 }
 
+/* ecef-laT, which differed from ecef-lat by case only, is now ecef-lamax; the old name stays an
+ * alias of the registry (CLI --algo, HETCOLL_ALGO_BCAST) and of the edge-rule API. */
+static void test_ecef_lamax_alias(void **state)
+{
+    (void)state;
+    const hc_algo_info_t *a = NULL, *b = NULL;
+    assert_int_equal(hc_algo_find(HC_COLL_BCAST, "ecef-lamax", &a), HC_OK);
+    assert_int_equal(hc_algo_find(HC_COLL_BCAST, "ecef-laT", &b), HC_OK);
+    assert_ptr_equal(a, b);
+    assert_string_equal(b->name, "ecef-lamax");
+    assert_int_equal(hc_algo_find(HC_COLL_REDUCE, "ecef-laT", &b), HC_ERR_UNKNOWN);
+    int listed = 0;
+    for (size_t i = 0; i < hc_algo_count(); i++) {
+        assert_string_not_equal(hc_algo_get(i)->name, "ecef-laT");
+        listed += strcmp(hc_algo_get(i)->name, "ecef-lamax") == 0;
+    }
+    assert_int_equal(listed, 1);
+    double c[9] = {INFINITY, 1, 4, 1, INFINITY, 1, 4, 1, INFINITY}, T[3] = {0, 5, 1};
+    uint32_t f1[2], t1[2], f2[2], t2[2];
+    assert_int_equal(hc_bcast_edge_order("ecef-lamax", 3, c, T, 0, f1, t1), HC_OK);
+    assert_int_equal(hc_bcast_edge_order("ecef-laT", 3, c, T, 0, f2, t2), HC_OK);
+    assert_memory_equal(f1, f2, sizeof f1);
+    assert_memory_equal(t1, t2, sizeof t1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_all_bcast_algorithms),  cmocka_unit_test(test_oracle_gap),
-        cmocka_unit_test(test_ttcc_never_worse),      cmocka_unit_test(test_model_vs_simulator),
-        cmocka_unit_test(test_grid5000_plogp),        cmocka_unit_test(test_hierarchy),
-        cmocka_unit_test(test_ttcc_replay_semantics),
+        cmocka_unit_test(test_ecef_lamax_alias),   cmocka_unit_test(test_all_bcast_algorithms),
+        cmocka_unit_test(test_oracle_gap),         cmocka_unit_test(test_ttcc_never_worse),
+        cmocka_unit_test(test_model_vs_simulator), cmocka_unit_test(test_grid5000_plogp),
+        cmocka_unit_test(test_hierarchy),          cmocka_unit_test(test_ttcc_replay_semantics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,6 +82,25 @@ ROWS=$(cat <<'TABLE'
 1|sent twice|validate --schedule @T@/cli/data/schedule_overlap.json --costs @T@/cli/data/costs2.txt
 1|nodes|validate --schedule @T@/cli/data/schedule_overlap.json --costs @T@/data/cli_costs4.txt
 1|cannot create|schedule alltoall --costs @T@/data/cli_costs4.txt -o /nonexistent-dir/out.json
+1|--trials|experiment grid-bcast --trials 0 -o /nonexistent-dir/x
+1|--seed|experiment reduce --seed x -o /nonexistent-dir/x
+1|--nodes|experiment alltoall --nodes 1 -o /nonexistent-dir/x
+1|--nodes|experiment redistribute --nodes 0 -o /nonexistent-dir/x
+2|-o/--output DIR is required|experiment grid-bcast --trials 2
+2|unexpected argument|experiment grid-bcast -o /nonexistent-dir/x extra
+2|unknown experiment|experiment bogus
+1|unknown collective|algorithms --collective bogus
+2|unknown collective|schedule bogus --times 1,2
+1|--length|forecast --synthetic step --length 1
+1|--speed|schedule redistribute --traffic @T@/cli/data/traffic3x2.txt --k 2 --speed fast --beta 1
+1|--root|schedule bcast --platform builtin:gusto --msg 1KiB --root x
+1|--root any|schedule bcast --platform builtin:gusto --msg 1KiB --root any
+1|--time-limit|schedule reduce --times 1,2 --time-limit -1
+1|--rho|cluster --platform builtin:gusto --rho -1
+2|missing --platform|cluster
+2|unknown action|platform bogus
+2|needs an argument|platform show --platform
+1|--backbone-bw|platform export builtin:gusto --simgrid /nonexistent-dir/x.xml --backbone-bw 0
 TABLE
 )
 

@@ -77,7 +77,7 @@ printf '1.7e308\n1.7e308\n' >"$T/huge_series.txt"
 row 1 "field 'timestamp'" -- "$H" platform show "dir:max-age=1:$T/dir_far.json"
 row 1 "field 'timestamp'" -- "$H" platform show "dir:max-age=1:$T/dir_neg.json"
 row 1 "--order" -- "$H" schedule reduce --algo ep --times 1,2 --order 1e30,2
-row 1 "--procs" -- "$H" experiment alltoall --procs 1e30 --trials 1 --out "$T/x"
+row 1 "--nodes" -- "$H" experiment alltoall --nodes 1e30 --trials 1 -o "$T/x"
 # 2. lost output
 row 1 "/dev/full: write failed" -- "$H" platform export builtin:gusto -o /dev/full
 row 1 "/dev/full: write failed" -- "$H" platform export builtin:gusto --simgrid /dev/full
@@ -92,7 +92,7 @@ row 1 "NUL byte" -- "$H" platform show /dev/zero
 row 1 "NUL byte" -- "$H" schedule alltoall --platform builtin:gusto --sizes /dev/zero --algo caterpillar
 row 1 "NUL byte" -- "$H" validate --schedule /dev/zero
 row 1 "NUL byte" -- "$H" platform show dir:/dev/zero
-row 1 "at most 100000 values" -- "$H" experiment alltoall --procs 2..10000001 --trials 1 --out "$T/x"
+row 1 "at most 100000 values" -- "$H" experiment alltoall --nodes 2..10000001 --trials 1 -o "$T/x"
 row 1 "at most 2048" -- "$H" schedule reduce --algo ep --times 1..20000
 # 5. silent truncation and coercion
 row 1 "NUL byte" -- "$H" platform show "$T/nul.json"

@@ -399,13 +399,52 @@ static void test_create_and_setters(void **state)
     hc_platform_destroy(NULL);
 }
 
+/* hc_platform_random_info lists every generator the loader knows, with defaults the loader
+ * uses: random:GEN alone has the node count the defaults give, and a key at its bounds loads. */
+static void test_random_info(void **state)
+{
+    (void)state;
+    const char *name, *desc;
+    hc_random_param_t par[16];
+    size_t n, count = 0;
+    for (size_t i = 0; hc_platform_random_info(i, &name, &desc, par, 16, &n) == HC_OK; i++) {
+        count++;
+        assert_true(n >= 1 && n <= 16);
+        assert_true(strlen(desc) > 0);
+        double prod = 1, sum = 0; /* nodes: P, clusters x nodes, sites x nodes, n1 + n2 */
+        for (size_t k = 0; k < n; k++) {
+            assert_true(par[k].lo <= par[k].def && par[k].def <= par[k].hi);
+            if (!strcmp(par[k].key, "P") || !strcmp(par[k].key, "nodes") ||
+                !strcmp(par[k].key, "clusters") || !strcmp(par[k].key, "sites"))
+                prod *= par[k].def;
+            if (!strcmp(par[k].key, "n1") || !strcmp(par[k].key, "n2"))
+                sum += par[k].def;
+        }
+        double nodes = sum > 0 ? sum : prod;
+        char spec[128];
+        hc_platform_t *p = NULL;
+        snprintf(spec, sizeof spec, "random:%s", name);
+        assert_int_equal(hc_platform_load(spec, &p), HC_OK);
+        assert_int_equal(hc_platform_size(p), (uint32_t)nodes);
+        hc_platform_destroy(p);
+        snprintf(spec, sizeof spec, "random:%s:%s=%.17g", name, par[0].key, par[0].lo);
+        assert_int_equal(hc_platform_load(spec, &p), HC_OK);
+        hc_platform_destroy(p);
+    }
+    assert_int_equal(count, 5); /* gusto, two-cluster, uniform, grid, sites */
+    assert_int_equal(hc_platform_random_info(count, &name, &desc, par, 16, &n), HC_ERR_VALUE);
+    assert_int_equal(hc_platform_random_info(0, NULL, NULL, NULL, 0, &n), HC_OK);
+    assert_int_equal(n, 1); /* gusto: P */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_table),      cmocka_unit_test(test_bad_table_complete),
-        cmocka_unit_test(test_bad_specs),      cmocka_unit_test(test_matrix_form),
-        cmocka_unit_test(test_cluster_form),   cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_parse_variants), cmocka_unit_test(test_create_and_setters),
+        cmocka_unit_test(test_random_info),        cmocka_unit_test(test_bad_table),
+        cmocka_unit_test(test_bad_table_complete), cmocka_unit_test(test_bad_specs),
+        cmocka_unit_test(test_matrix_form),        cmocka_unit_test(test_cluster_form),
+        cmocka_unit_test(test_round_trip),         cmocka_unit_test(test_parse_variants),
+        cmocka_unit_test(test_create_and_setters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

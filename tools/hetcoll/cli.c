@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -79,6 +80,30 @@ int cli_value_error(const char *cmd, const char *fmt, ...)
     put_flat(buf);
     fprintf(stderr, " (try 'hetcoll %s --help')\n", cmd);
     return CLI_ERROR;
+}
+
+void cli_deprecated(const char *old_spelling, const char *new_spelling)
+{
+    static char seen[16][64];
+    static size_t n_seen;
+    for (size_t i = 0; i < n_seen; i++)
+        if (strcmp(seen[i], old_spelling) == 0)
+            return;
+    if (n_seen < sizeof seen / sizeof seen[0])
+        snprintf(seen[n_seen++], sizeof seen[0], "%s", old_spelling);
+    fprintf(stderr, "hetcoll: note: %s is deprecated; use %s\n", old_spelling, new_spelling);
+}
+
+int cli_algo_find(hc_coll_t coll, const char *name, const hc_algo_info_t **out)
+{
+    int st = hc_algo_find(coll, name, out);
+    if (st == HC_OK && strcmp((*out)->name, name) != 0) {
+        char o[96], n[96];
+        snprintf(o, sizeof o, "algorithm name '%s'", name);
+        snprintf(n, sizeof n, "'%s'", (*out)->name);
+        cli_deprecated(o, n);
+    }
+    return st;
 }
 
 int cli_bad_option(const char *cmd, int optopt_value, char **argv)
@@ -194,6 +219,26 @@ int cli_parse_size(const char *s, uint64_t *out)
     return -1;
 }
 
+int cli_parse_rate(const char *s, double *out)
+{
+    if (!s)
+        return -1;
+    if (cli_parse_double(s, out) == 0)
+        return 0;
+    char buf[64];
+    size_t n = strlen(s);
+    if (n >= sizeof buf)
+        return -1;
+    memcpy(buf, s, n + 1);
+    if (n > 2 && strcmp(buf + n - 2, "/s") == 0)
+        buf[n - 2] = '\0';
+    uint64_t v;
+    if (cli_parse_size(buf, &v) != 0)
+        return -1;
+    *out = (double)v;
+    return 0;
+}
+
 /* One list item "a", "a..b" or "a..b:step" into values appended to *vals (doubles). */
 static int parse_item(const char *item, int integer, double **vals, size_t *n, size_t *cap)
 {
@@ -301,6 +346,129 @@ int cli_parse_u64_list(const char *s, uint64_t **out, size_t *n)
     return 0;
 }
 
+int cli_platform_load(const char *spec, hc_platform_t **out)
+{
+    int st = hc_platform_load(spec, out);
+    if (st == HC_OK)
+        return CLI_OK;
+    /* a plain file (no scheme) of another kind the --platform option reads with a prefix */
+    static const char *const schemes[] = {"builtin:", "random:", "dir:", "simgrid:"};
+    for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++)
+        if (strncmp(spec, schemes[i], strlen(schemes[i])) == 0)
+            return cli_fail(st, spec);
+    char head[4097];
+    size_t n = 0;
+    FILE *f = fopen(spec, "r");
+    if (f) {
+        n = fread(head, 1, sizeof head - 1, f);
+        fclose(f);
+    }
+    head[n] = '\0';
+    const char *kind = NULL, *scheme = NULL;
+    if (strstr(head, "\"hetcoll-directory/")) {
+        kind = "a directory file";
+        scheme = "dir:";
+    } else if (strstr(head, "<platform") || strstr(head, "simgrid.dtd")) {
+        kind = "a SimGrid platform";
+        scheme = "simgrid:";
+    }
+    if (!kind)
+        return cli_fail(st, spec);
+    const char *detail = hc_error_detail();
+    char d[1024];
+    snprintf(d, sizeof d, "%s", detail && *detail ? detail : hc_strerror(st));
+    hc_error_clear();
+    return cli_error("%s%s%s; %s looks like %s; use %s%s", strstr(d, spec) ? "" : spec,
+                     strstr(d, spec) ? "" : ": ", d, spec, kind, scheme, spec);
+}
+
+/* One inline row of cli_read_matrix into text (values separated by spaces). Returns the number
+ * of values, or 0 after a malformed item. */
+static size_t inline_row(const char *row, hc_matrix_kind_t kind, FILE *text)
+{
+    size_t n = 0;
+    if (kind == HC_MATRIX_SIZES) {
+        char buf[128];
+        for (const char *p = row;;) {
+            const char *comma = strchr(p, ',');
+            size_t len = comma ? (size_t)(comma - p) : strlen(p);
+            uint64_t v;
+            if (len == 0 || len >= sizeof buf)
+                return 0;
+            memcpy(buf, p, len);
+            buf[len] = '\0';
+            if (cli_parse_size(buf, &v) != 0)
+                return 0;
+            fprintf(text, "%s%llu", n++ ? " " : "", (unsigned long long)v);
+            if (!comma)
+                break;
+            p = comma + 1;
+        }
+        return n;
+    }
+    double *v;
+    if (cli_parse_double_list(row, &v, &n) != 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        fprintf(text, "%s%.17g", i ? " " : "", v[i]);
+    free(v);
+    return n;
+}
+
+int cli_read_matrix(const char *cmd, const char *opt, const char *arg, hc_matrix_kind_t kind,
+                    hc_matrix_t **out)
+{
+    *out = NULL;
+    struct stat st;
+    if (arg[0] == '@' || stat(arg, &st) == 0) {
+        const char *path = arg[0] == '@' ? arg + 1 : arg;
+        int rc = hc_matrix_load(path, kind, 0, 0, out);
+        return rc == HC_OK ? CLI_OK : cli_fail(rc, path);
+    }
+    const char *what = kind == HC_MATRIX_SIZES ? "sizes in bytes such as 0,64KiB;1MiB,0"
+                                               : "seconds such as 0,1.5;2,0 or 3,1,1,2";
+    char *copy = malloc(strlen(arg) + 1), *text = NULL;
+    size_t tlen = 0, cols = 0;
+    FILE *t = copy ? open_memstream(&text, &tlen) : NULL;
+    if (!t) {
+        free(copy);
+        return cli_error("out of memory");
+    }
+    strcpy(copy, arg);
+    int bad = 0;
+    size_t row = 0;
+    for (char *r = copy; r && !bad; row++) {
+        char *semi = strchr(r, ';');
+        if (semi)
+            *semi = '\0';
+        size_t n = inline_row(r, kind, t);
+        fputc('\n', t);
+        if (n == 0)
+            bad = 1;
+        else if (row == 0)
+            cols = n;
+        else if (n != cols)
+            bad = 2;
+        r = semi ? semi + 1 : NULL;
+    }
+    fclose(t);
+    free(copy);
+    int rc = CLI_OK;
+    if (bad == 1)
+        rc = cli_value_error(cmd, "option '%s': '%s' is neither an existing file nor inline %s",
+                             opt, arg, what);
+    else if (bad == 2)
+        rc = cli_value_error(cmd, "option '%s': row %zu of '%s' has a different number of values",
+                             opt, row, arg);
+    else {
+        int st2 = hc_matrix_parse(text, opt, kind, 0, 0, out);
+        if (st2 != HC_OK)
+            rc = cli_fail(st2, opt);
+    }
+    free(text);
+    return rc;
+}
+
 /* Paths of the files cli_open_output opened, for cli_close_output's messages. */
 static struct {
     FILE *f;
@@ -357,20 +525,58 @@ int cli_close_output(FILE *f, int rc)
     return cli_close_file(f, copy, rc);
 }
 
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* "1h02m", "3m05s", "42s". */
+static void fmt_duration(char *buf, size_t len, double s)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, len, "%ldh%02ldm", t / 3600, (t / 60) % 60);
+    else if (t >= 60)
+        snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+    else
+        snprintf(buf, len, "%lds", t);
+}
+
 void cli_progress(const char *label, size_t done, size_t total)
 {
-    if (!isatty(fileno(stderr))) {
-        /* Logs and scripts: a line at every tenth of the work, so long runs are not silent. */
-        if (total > 0 && (done == total || (done * 10 / total) != ((done - 1) * 10 / total)) &&
-            done > 0) {
-            fprintf(stderr, "%s %zu/%zu\n", label, done, total);
-            fflush(stderr);
-        }
-        return;
+    static char cur[64];
+    static double start, last;
+    static int tty = -1;
+    static double every = -1;
+    double now = mono_now();
+    if (tty < 0) {
+        tty = isatty(fileno(stderr));
+        const char *e = getenv("HETCOLL_PROGRESS_SECONDS");
+        double v;
+        every = (e && cli_parse_double(e, &v) == 0 && v >= 0) ? v : CLI_PROGRESS_SECONDS;
     }
-    fprintf(stderr, "\r%s %zu/%zu", label, done, total);
-    if (done >= total)
-        fputc('\n', stderr);
+    if (done == 0 || strncmp(cur, label, sizeof cur - 1) != 0) { /* a new run: start the clock */
+        snprintf(cur, sizeof cur, "%s", label);
+        start = last = now;
+        if (done == 0)
+            return;
+    }
+    int end = done >= total;
+    if (!end && now - last < (tty ? 0.2 : every))
+        return;
+    last = now;
+    char d[24], eta[40];
+    double pct = total ? 100.0 * (double)done / (double)total : 100.0;
+    fmt_duration(d, sizeof d,
+                 end ? now - start : (now - start) / (double)done * (double)(total - done));
+    snprintf(eta, sizeof eta, end ? ", took %s" : ", ETA %s", d);
+    if (tty)
+        fprintf(stderr, "\r%s %3.0f%% (%zu/%zu)%s\033[K%s", label, floor(pct), done, total, eta,
+                end ? "\n" : "");
+    else
+        fprintf(stderr, "%s %.0f%% (%zu/%zu)%s\n", label, floor(pct), done, total, eta);
     fflush(stderr);
 }
 
@@ -386,6 +592,10 @@ int cli_exp_option(const char *cmd, int c, const char *arg, char **argv, const c
         if (cli_parse_u64(arg, a->seed) != 0)
             return cli_value_error(cmd, "--seed: expected an integer, got '%s'", arg);
         return CLI_OK;
+    case CLI_OPT_OLD_OUT:
+        cli_deprecated("--out", "-o/--output");
+        *a->out = arg;
+        return CLI_OK;
     case 'o':
         *a->out = arg;
         return CLI_OK;
@@ -399,7 +609,7 @@ int cli_check_args_done(const char *cmd, int argc, char **argv, const char *out)
     if (optind < argc)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
     if (!out)
-        return cli_usage_error(cmd, "--out DIR is required");
+        return cli_usage_error(cmd, "-o/--output DIR is required");
     return CLI_OK;
 }
 
@@ -413,7 +623,7 @@ int cli_parse_algo_list(const char *cmd, hc_coll_t coll, const char *list, const
         const hc_algo_info_t *info;
         if (*n == max)
             return cli_value_error(cmd, "--algos: at most %zu algorithms", max);
-        if (hc_algo_find(coll, tok, &info) != HC_OK)
+        if (cli_algo_find(coll, tok, &info) != HC_OK)
             return cli_value_error(cmd, "--algos: %s", hc_error_detail());
         out[(*n)++] = info->name;
     }

@@ -39,9 +39,20 @@ int cli_value_error(const char *cmd, const char *fmt, ...)
  * Subcommands set opterr = 0 and call this, so that stderr stays one line. */
 int cli_bad_option(const char *cmd, int optopt_value, char **argv);
 
+/* One line "hetcoll: note: <old> is deprecated; use <new>" on stderr, once per run for each old
+ * spelling (an option, an option's short form, an algorithm's former name); old spellings keep
+ * working. */
+void cli_deprecated(const char *old_spelling, const char *new_spelling);
+/* Look up algorithm `name` of `coll` (hc_algo_find); a former name gets cli_deprecated's note.
+ * Returns HC_OK or the library's status (detail set). */
+int cli_algo_find(hc_coll_t coll, const char *name, const hc_algo_info_t **out);
+
 /* "1048576", "1KiB", "1MiB", "1GiB", "1kB"/"1KB" (1000), "1MB", "1GB", "1.5MiB", "1B" -> bytes.
  * Returns 0 on success, -1 on a malformed or negative size. */
 int cli_parse_size(const char *s, uint64_t *out);
+/* A bandwidth in B/s: a number ("1.25e8") or a size with a unit, "/s" optional ("125MB/s",
+ * "1GiB"). Returns 0 / -1. */
+int cli_parse_rate(const char *s, double *out);
 /* Finite double (plain number, e.g. "1e6", "0.5"). Returns 0 / -1. */
 int cli_parse_double(const char *s, double *out);
 /* Non-negative integer fitting uint64_t / uint32_t. Returns 0 / -1. */
@@ -53,6 +64,20 @@ int cli_parse_u32(const char *s, uint32_t *out);
 int cli_parse_u64_list(const char *s, uint64_t **out, size_t *n);
 int cli_parse_double_list(const char *s, double **out, size_t *n);
 
+/* hc_platform_load(spec) for a --platform option: CLI_OK, or CLI_ERROR after printing one line
+ * that, for a plain file holding a directory (or a SimGrid platform), adds the hint "...; X looks
+ * like a directory file; use dir:X". */
+int cli_platform_load(const char *spec, hc_platform_t **out);
+
+/* The one rule of the options that take a matrix or a list (--sizes, --times, --costs,
+ * --traffic): "@FILE", or a value naming an existing file, is read as a matrix file
+ * (hc_matrix_load: whitespace text or JSON); anything else is inline: values separated by ',',
+ * rows by ';' ("0,1MiB;2MiB,0"). Sizes (HC_MATRIX_SIZES) take units (64KiB); seconds take ranges
+ * (1..8:2) too. The library checks the cells for `kind`. Returns CLI_OK, or CLI_ERROR after one
+ * line naming the option (and the file). */
+int cli_read_matrix(const char *cmd, const char *opt, const char *arg, hc_matrix_kind_t kind,
+                    hc_matrix_t **out);
+
 /* Open the output (-o FILE, or stdout when path is NULL or "-"); NULL (after printing the
  * error) when the file cannot be created. cli_close_output flushes (stdout) or closes the
  * file and returns rc, or CLI_ERROR (after printing "FILE: write failed: ...") when rc is
@@ -62,11 +87,21 @@ int cli_close_output(FILE *f, int rc);
 /* The same check for a file opened with fopen: close it, rc or CLI_ERROR naming path. */
 int cli_close_file(FILE *f, const char *path, int rc);
 
-/* Progress on stderr when it is a terminal (experiments): "\r<label> <done>/<total>". */
+/* Progress of a long run on stderr: "<label> 42% (420/1000), ETA 1m05s". On a terminal the
+ * line is rewritten in place (at most 5 times a second, and at the end); otherwise (logs,
+ * scripts) a plain line every CLI_PROGRESS_SECONDS seconds (the environment variable
+ * HETCOLL_PROGRESS_SECONDS overrides it; 0 = every call) and at the end. Call it with done = 0
+ * before the work (starts the clock; prints nothing) and after each item. */
+#define CLI_PROGRESS_SECONDS 5.0
 void cli_progress(const char *label, size_t done, size_t total);
 
+/* getopt_long codes of deprecated spellings (cli_deprecated notes them): --out (now
+ * -o/--output), --procs and --n (now --nodes). */
+enum { CLI_OPT_OLD_OUT = 0x1000, CLI_OPT_OLD_PROCS, CLI_OPT_OLD_N };
+
 /* Experiments (exp_*.c). Options every experiment has: --trials N (1..max_trials), --seed S,
- * --out DIR (stored through the pointers, whose targets hold the defaults) and -h/--help. */
+ * -o/--output DIR (--out is its deprecated spelling; stored through the pointers, whose targets
+ * hold the defaults) and -h/--help. Their getopt strings are ":o:h". */
 typedef struct cli_exp_args {
     uint64_t *trials, *seed;
     const char **out;
@@ -75,14 +110,16 @@ typedef struct cli_exp_args {
 /* clang-format off */
 #define CLI_EXP_LONGOPTS                                                                          \
     {"trials", required_argument, NULL, 't'}, {"seed", required_argument, NULL, 's'},             \
-    {"out", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'}
+    {"output", required_argument, NULL, 'o'}, {"out", required_argument, NULL, CLI_OPT_OLD_OUT},  \
+    {"help", no_argument, NULL, 'h'}
 /* clang-format on */
 /* The rest of an experiment's getopt_long switch (after its own cases and 'h'): 't', 's', 'o'
- * into *a; anything else is reported by cli_bad_option(cmd, optopt, argv). Returns CLI_OK, or
- * CLI_USAGE after printing. */
+ * (and CLI_OPT_OLD_OUT) into *a; anything else is reported by cli_bad_option(cmd, optopt, argv).
+ * Returns CLI_OK, CLI_ERROR after a bad value or CLI_USAGE after a bad option (printed). */
 int cli_exp_option(const char *cmd, int c, const char *arg, char **argv, const cli_exp_args_t *a);
 /* After the options: "unexpected argument" for a leftover argv[optind],
- * "--out DIR is required" when out is NULL. Returns CLI_OK or CLI_USAGE (after printing). */
+ * "-o/--output DIR is required" when out is NULL. Returns CLI_OK or CLI_USAGE (after
+ * printing). */
 int cli_check_args_done(const char *cmd, int argc, char **argv, const char *out);
 /* Comma-separated --algos list of collective `coll` (empty items skipped, at most 511
  * characters read) into out[0..*n): the registry's own (static) names, in the given order, at

@@ -23,13 +23,14 @@ static void cell(const char *s, size_t w)
 
 static void help(FILE *f)
 {
-    fprintf(f, "Usage: hetcoll algorithms [--collective C]\n\n"
-               "List the registered algorithms: collective, name, description, source paper.\n\n"
-               "Options:\n"
-               "  -c, --collective C   only alltoall, bcast, reduce or redistribute\n"
-               "  -h, --help           this help\n\n"
-               "Example:\n"
-               "  hetcoll algorithms --collective bcast\n");
+    fprintf(f,
+            "Usage: hetcoll algorithms [--collective C]\n\n"
+            "List the registered algorithms: collective, name, description, source paper.\n\n"
+            "Options:\n"
+            "  -c, --collective C   only alltoall, bcast, reduce or redistribute (default: all)\n"
+            "  -h, --help           this help\n\n"
+            "Example:\n"
+            "  hetcoll algorithms --collective bcast\n");
 }
 
 int cmd_algorithms(int argc, char **argv)
@@ -46,7 +47,7 @@ int cmd_algorithms(int argc, char **argv)
         case 'c': {
             hc_coll_t coll;
             if (hc_coll_parse(optarg, &coll) != HC_OK)
-                return cli_usage_error(cmd,
+                return cli_value_error(cmd,
                                        "unknown collective '%s' (valid: alltoall, bcast, reduce, "
                                        "redistribute)",
                                        optarg);

@@ -17,18 +17,19 @@ static void help(FILE *f)
         "                       [--variant greedy|all-pairs] [--format text|json]\n"
         "                       [--write-platform OUT.json] [--prefix P] [-o FILE]\n\n"
         "Group the nodes into logical clusters whose mutual distances agree within the\n"
-        "relative tolerance R (Lowekamp's greedy algorithm, Barchet-Steffenel & Mounie 2007 §4.1; "
-        "see "
-        "include/hetcoll/topo.h).\n\n"
+        "relative tolerance R (Lowekamp's greedy algorithm, Barchet-Steffenel & Mounie 2007\n"
+        "§4.1; see include/hetcoll/topo.h).\n\n"
         "Options:\n"
-        "  -p, --platform SPEC       platform file, builtin:NAME (%s), random:..., dir:FILE\n"
+        "  -p, --platform SPEC       platform file, builtin:NAME (%s), random:...,\n"
+        "                            dir:FILE (required; see 'hetcoll platform list')\n"
         "  -r, --rho R               relative tolerance, >= 0 (default 0.3)\n"
         "  -m, --metric M            latency (default) or bandwidth (distance 1/B)\n"
         "  -v, --variant V           greedy (compare with the group's smallest edge, default)\n"
         "                            or all-pairs (compare with every in-group edge)\n"
         "  -f, --format F            text (default) or json\n"
         "  -w, --write-platform OUT  write the platform with these cluster labels (matrix-form\n"
-        "                            JSON); hierarchical schedules use the labels\n"
+        "                            JSON; default: not written); hierarchical schedules use\n"
+        "                            the labels\n"
         "      --prefix P            cluster name prefix for --write-platform (default \"c\")\n"
         "  -o, --output FILE         write the groups to FILE instead of stdout\n"
         "  -h, --help                this help\n\n"
@@ -111,8 +112,7 @@ static void print_text(FILE *f, const hc_platform_t *p, const hc_cluster_opts_t 
         intra_range(p, lab, (int32_t)g, r);
         fprintf(f, "  c%-3u %4u node%s", g, n, n == 1 ? "" : "s");
         if (n > 1)
-            fprintf(f, "  latency %.2f..%.2f us  bandwidth %.4g..%.4g MB/s", r[0] * 1e6, r[1] * 1e6,
-                    r[2] / 1e6, r[3] / 1e6);
+            fprintf(f, "  latency %.4g..%.4g s  bandwidth %.4g..%.4g B/s", r[0], r[1], r[2], r[3]);
         fputs("\n       ", f);
         uint32_t shown = 0;
         for (uint32_t i = 0; i < P; i++) {
@@ -270,9 +270,9 @@ int cmd_cluster(int argc, char **argv)
     if (!spec)
         return cli_usage_error(cmd, "missing --platform SPEC");
     hc_platform_t *p = NULL;
-    int st = hc_platform_load(spec, &p);
-    if (st != HC_OK)
-        return cli_fail(st, spec);
+    if (cli_platform_load(spec, &p) != CLI_OK)
+        return CLI_ERROR;
+    int st;
     uint32_t P = hc_platform_size(p), C = 0;
     int32_t *lab = malloc((size_t)P * sizeof *lab);
     if (!lab) {

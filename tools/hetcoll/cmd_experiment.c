@@ -32,7 +32,9 @@ static void help(FILE *f)
 {
     fprintf(f, "Usage: hetcoll experiment <name> [options]\n"
                "       hetcoll experiment <name> --help\n\n"
-               "Reproduce the papers' experiments (CSV and SVG plots; progress on stderr).\n\n");
+               "Reproduce the papers' experiments (CSV and SVG plots). Progress goes to stderr:\n"
+               "percentage, count and ETA, rewritten in place on a terminal, else a plain line\n"
+               "every 5 s (HETCOLL_PROGRESS_SECONDS=S changes the interval) and at the end.\n\n");
     list(f);
     fprintf(f, "\nExample:\n  hetcoll experiment alltoall --help\n");
 }

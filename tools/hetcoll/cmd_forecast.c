@@ -13,26 +13,29 @@ int cmd_forecast(int argc, char **argv);
 
 static void help(FILE *f)
 {
-    fprintf(f,
-            "Usage: hetcoll forecast --series FILE [--error mse|mae] [--summary] [-o FILE]\n"
-            "       hetcoll forecast --synthetic KIND [--n N] [--seed S] [--error mse|mae] ...\n\n"
-            "Feed a series to the forecaster battery (last value, running mean, window means\n"
-            "and medians, exponential smoothing, trimmed mean) and print, after each value, the\n"
-            "adaptive forecast of the next one with its error estimate and the chosen method,\n"
-            "then a summary: each method's one-step MAE and RMSE, the adaptive forecaster's, and\n"
-            "the best single method in hindsight.\n\n"
-            "Options:\n"
-            "  -s, --series FILE     one value per line, or \"time value\"; '#' starts a comment\n"
-            "                        (\"-\" reads stdin)\n"
-            "  -S, --synthetic KIND  constant, noisy, step or periodic (seeded)\n"
-            "  -n, --n N             synthetic length (default 1000)\n"
-            "      --seed S          synthetic seed (default 1)\n"
-            "  -e, --error M         selection metric: mse (default) or mae\n"
-            "  -q, --summary         print the summary only\n"
-            "  -o, --output FILE     write to FILE instead of stdout\n"
-            "  -h, --help            this help\n\n"
-            "Example:\n"
-            "  hetcoll forecast --synthetic step --n 400 --summary\n");
+    fprintf(
+        f,
+        "Usage: hetcoll forecast --series FILE [--error mse|mae] [--summary] [-o FILE]\n"
+        "       hetcoll forecast --synthetic KIND [--length N] [--seed S] [--error mse|mae] ...\n\n"
+        "Feed a series to the forecaster battery (last value, running mean, window means\n"
+        "and medians, exponential smoothing, trimmed mean) and print, after each value, the\n"
+        "adaptive forecast of the next one with its error estimate and the chosen method,\n"
+        "then a summary: each method's one-step MAE and RMSE, the adaptive forecaster's, and\n"
+        "the best single method in hindsight.\n\n"
+        "Options:\n"
+        "      --series FILE     one value per line, or \"time value\"; '#' starts a comment\n"
+        "                        (\"-\" reads stdin)\n"
+        "  -S, --synthetic KIND  constant, noisy, step or periodic (seeded)\n"
+        "      --length N        synthetic length (default 1000)\n"
+        "      --seed S          synthetic seed (default 1)\n"
+        "  -e, --error M         selection metric: mse (default) or mae\n"
+        "  -q, --summary         print the summary only\n"
+        "  -o, --output FILE     write to FILE instead of stdout\n"
+        "  -h, --help            this help\n"
+        "Deprecated spellings, still accepted: -s (--series; -s is --schedule elsewhere),\n"
+        "-n and --n (--length).\n\n"
+        "Example:\n"
+        "  hetcoll forecast --synthetic step --length 400 --summary\n");
 }
 
 typedef struct series {
@@ -158,35 +161,37 @@ static int synthetic(const char *kind, size_t n, uint64_t seed, series_t *s)
 
 int cmd_forecast(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"series", required_argument, NULL, 's'},
-                                             {"synthetic", required_argument, NULL, 'S'},
-                                             {"n", required_argument, NULL, 'n'},
-                                             {"seed", required_argument, NULL, 'x'},
-                                             {"error", required_argument, NULL, 'e'},
-                                             {"summary", no_argument, NULL, 'q'},
-                                             {"output", required_argument, NULL, 'o'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {
+        {"series", required_argument, NULL, 's'}, {"synthetic", required_argument, NULL, 'S'},
+        {"length", required_argument, NULL, 'L'}, {"n", required_argument, NULL, 'n'},
+        {"seed", required_argument, NULL, 'x'},   {"error", required_argument, NULL, 'e'},
+        {"summary", no_argument, NULL, 'q'},      {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     const char *cmd = "forecast";
     const char *path = NULL, *kind = NULL, *output = NULL;
     uint64_t n = 1000, seed = 1;
     int summary_only = 0;
     hc_forecast_opts_t o;
     hc_forecast_opts_init(&o);
-    int c;
+    int c, li = -1; /* li: the long option's index, -1 after a short one */
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":s:S:n:e:qo:h", longopts, NULL)) != -1) {
+    for (; (c = getopt_long(argc, argv, ":s:S:n:e:qo:h", longopts, &li)) != -1; li = -1) {
         switch (c) {
         case 's':
+            if (li < 0)
+                cli_deprecated("forecast -s", "--series (-s means --schedule elsewhere)");
             path = optarg;
             break;
         case 'S':
             kind = optarg;
             break;
         case 'n':
+            cli_deprecated(li < 0 ? "forecast -n" : "forecast --n", "--length");
+            /* fall through */
+        case 'L':
             if (cli_parse_u64(optarg, &n) != 0 || n < 2 || n > 100000000)
-                return cli_value_error(cmd, "--n '%s': expected an integer in 2..1e8", optarg);
+                return cli_value_error(cmd, "--length '%s': expected an integer in 2..1e8", optarg);
             break;
         case 'x':
             if (cli_parse_u64(optarg, &seed) != 0)

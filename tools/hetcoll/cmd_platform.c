@@ -11,24 +11,30 @@ static void help(FILE *f)
 {
     fprintf(
         f,
-        "Usage: hetcoll platform show SPEC      (or --platform SPEC, as elsewhere)\n"
+        "Usage: hetcoll platform list\n"
+        "       hetcoll platform show SPEC      (or --platform SPEC, as elsewhere)\n"
         "       hetcoll platform export SPEC [-o FILE]\n"
         "       hetcoll platform export SPEC --simgrid OUT.xml [--hostfile OUT.txt]\n"
-        "                [--form auto|cluster|matrix] [--shared-backbone] [--backbone-bw Bps]\n\n"
+        "                [--form auto|cluster|matrix] [--shared-backbone] [--backbone-bw B/s]\n\n"
         "SPEC is a platform JSON file, builtin:NAME (%s),\n"
         "random:GEN:k=v:..., dir:FILE or simgrid:[hostfile=H:][np=N:]FILE.xml\n"
         "(a SimGrid platform; see docs/formats.md).\n\n"
+        "  list     the built-in platforms and the random generators with their keys and\n"
+        "           defaults\n"
         "  show     P, clusters, latency/bandwidth ranges per cluster pair\n"
         "  export   matrix-form platform JSON (gap tables included)\n\n"
         "Options:\n"
         "  -o, --output FILE   write to FILE instead of stdout (export)\n"
         "  --simgrid FILE      export a SimGrid platform (XML 4.1) for SMPI instead of JSON\n"
         "  --hostfile FILE     with --simgrid: SMPI hostfile, rank r on node r\n"
-        "  --form F            with --simgrid: auto (cluster form when exact), cluster, matrix\n"
+        "  --form F            with --simgrid: auto (cluster form when exact; the default),\n"
+        "                      cluster or matrix\n"
         "  --shared-backbone   with --simgrid: flows between two clusters share the link\n"
-        "  --backbone-bw Bps   with --simgrid: shared backbone of this capacity per cluster pair\n"
+        "  --backbone-bw B/s   with --simgrid: shared backbone of this capacity per cluster\n"
+        "                      pair (default: none, the platform's own links)\n"
         "  -h, --help          this help\n\n"
         "Examples:\n"
+        "  hetcoll platform list\n"
         "  hetcoll platform show builtin:grid5000\n"
         "  hetcoll platform export builtin:gusto -o gusto.json\n"
         "  hetcoll platform export builtin:grid5000 --simgrid g5k.xml --hostfile g5k.txt\n",
@@ -144,10 +150,10 @@ static int show(const hc_platform_t *p, FILE *f)
                 uses[hops[h].link]++;
         }
     fprintf(f, "\nlinks: %u, routes: %zu of %zu pairs\n", L, routes, (size_t)P * (P - 1));
-    fprintf(f, "%-20s %12s %12s %-12s %8s\n", "link", "bandwidth", "latency (s)", "sharing",
+    fprintf(f, "%-20s %15s %12s %-12s %8s\n", "link", "bandwidth (B/s)", "latency (s)", "sharing",
             "routes");
     for (uint32_t k = 0; k < L; k++)
-        fprintf(f, "%-20s %12.4g %12.4g %-12s %8zu\n", hc_platform_link_name(p, k),
+        fprintf(f, "%-20s %15.4g %12.4g %-12s %8zu\n", hc_platform_link_name(p, k),
                 hc_platform_link_bandwidth(p, k), hc_platform_link_latency(p, k),
                 hc_link_sharing_name(hc_platform_link_sharing(p, k)), uses[k]);
     fprintf(f, "\nroutes (the first pair of each group pair):\n");
@@ -170,6 +176,42 @@ static int show(const hc_platform_t *p, FILE *f)
     free(shown);
     free(uses);
     free(hops);
+    return CLI_OK;
+}
+
+/* `platform list`: the built-in platforms (loaded, for their size) and the random generators
+ * with their keys, defaults and ranges (hc_platform_random_info). */
+static int list(FILE *f)
+{
+    char names[256];
+    snprintf(names, sizeof names, "%s", hc_platform_builtin_names());
+    fprintf(f, "Built-in platforms (builtin:NAME):\n");
+    for (char *tok = strtok(names, ", "); tok; tok = strtok(NULL, ", ")) {
+        char spec[300];
+        hc_platform_t *p = NULL;
+        snprintf(spec, sizeof spec, "builtin:%s", tok);
+        int st = hc_platform_load(spec, &p);
+        if (st != HC_OK)
+            return cli_fail(st, spec);
+        fprintf(f, "  %-13s %u nodes, %u clusters\n", tok, hc_platform_size(p),
+                hc_platform_cluster_count(p));
+        hc_platform_destroy(p);
+    }
+    fprintf(f, "\nRandom generators (random:GEN:key=value:...; every key optional, seed=N\n"
+               "(default 1) in all of them):\n");
+    const char *name, *desc;
+    hc_random_param_t par[16];
+    size_t n;
+    for (size_t i = 0; hc_platform_random_info(i, &name, &desc, par, 16, &n) == HC_OK; i++) {
+        fprintf(f, "  %-13s %s\n", name, desc);
+        for (size_t k = 0; k < n && k < 16; k++)
+            fprintf(f, "  %-13s   %-11s default %-9g %s %g..%g\n", "", par[k].key, par[k].def,
+                    par[k].integer ? "integer" : "range  ", par[k].lo, par[k].hi);
+    }
+    hc_error_clear();
+    fprintf(f, "\nAlso: FILE (platform JSON), dir:FILE (a directory file of the monitor),\n"
+               "simgrid:[hostfile=H:][np=N:]FILE.xml (docs/formats.md, \"Platform specs\").\n"
+               "Example: hetcoll platform show random:grid:clusters=3:nodes=4:seed=7\n");
     return CLI_OK;
 }
 
@@ -219,7 +261,7 @@ int cmd_platform(int argc, char **argv)
             sg.shared_backbone = 1;
             break;
         case 'W':
-            if (cli_parse_double(optarg, &sg.backbone_bw) != 0 || !(sg.backbone_bw > 0))
+            if (cli_parse_rate(optarg, &sg.backbone_bw) != 0 || !(sg.backbone_bw > 0))
                 return cli_value_error(cmd, "--backbone-bw: '%s' is not a bandwidth > 0", optarg);
             break;
         case 'h':
@@ -230,11 +272,21 @@ int cmd_platform(int argc, char **argv)
         }
     }
     if (argc - optind < 1)
-        return cli_usage_error(cmd, "missing action (show or export)");
+        return cli_usage_error(cmd, "missing action (list, show or export)");
     const char *action = argv[optind];
     int is_show = strcmp(action, "show") == 0, is_export = strcmp(action, "export") == 0;
+    if (strcmp(action, "list") == 0) {
+        if (argc - optind > 1)
+            return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
+        if (platform_opt || sg_xml)
+            return cli_usage_error(cmd, "list takes no platform");
+        FILE *f = cli_open_output(output);
+        if (!f)
+            return CLI_ERROR;
+        return cli_close_output(f, list(f));
+    }
     if (!is_show && !is_export)
-        return cli_usage_error(cmd, "unknown action '%s' (valid: show, export)", action);
+        return cli_usage_error(cmd, "unknown action '%s' (valid: list, show, export)", action);
     if (platform_opt && argc - optind > 1)
         return cli_usage_error(cmd, "give the platform once: SPEC or --platform SPEC");
     if (argc - optind < 2 && !platform_opt)
@@ -243,10 +295,9 @@ int cmd_platform(int argc, char **argv)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 2]);
     const char *spec = platform_opt ? platform_opt : argv[optind + 1];
     hc_platform_t *p = NULL;
-    int st = hc_platform_load(spec, &p);
-    if (st != HC_OK)
-        return cli_fail(st, spec);
-    int rc = CLI_OK;
+    if (cli_platform_load(spec, &p) != CLI_OK)
+        return CLI_ERROR;
+    int st, rc = CLI_OK;
     if ((sg_hosts || sg.form || sg.shared_backbone || sg.backbone_bw > 0) && !sg_xml)
         rc = cli_usage_error(cmd, "--hostfile, --form and the backbone options need --simgrid");
     else if (sg_xml && !is_export)

@@ -19,30 +19,32 @@ static void help(FILE *f, int coll)
         hc_algo_names((hc_coll_t)coll, names, sizeof names);
         fprintf(f, "Algorithms (%s): %s\n", hc_coll_name((hc_coll_t)coll), names);
     }
-    fprintf(f, "Algorithm:\n"
-               "  -a, --algo NAME              algorithm (see 'hetcoll algorithms'; default auto:\n"
-               "                               every candidate, the lowest makespan kept)\n"
-               "  --seed N                     seed of randomised algorithms (default 1)\n"
-               "  --time-limit S               limit of search algorithms (seconds; default 10, 0 "
-               "= none)\n"
-               "  --order i,j,...              reduce ep: send order\n"
-               "  --hierarchy labels|none      bcast: use the platform's cluster labels\n"
-               "  --segment SIZE               bcast pipelined algorithms: segment size (default:\n"
-               "                               the best predicted m/2^i)\n"
-               "  --alpha A                    bcast TTCC switch cost (fraction of mean edge;\n"
-               "                               default 0)\n"
-               "  --verbose                    more detail in the note\n"
-               "Output:\n"
-               "  -f, --format text|json|svg   output format (default text)\n"
-               "  -o, --output FILE            write to FILE instead of stdout\n"
-               "  -h, --help                   this help\n\n"
-               "Examples:\n"
-               "  hetcoll schedule alltoall --costs C.txt --algo caterpillar --format json\n"
-               "  hetcoll schedule bcast --platform builtin:grid5000 --root 0 --msg 1MiB "
-               "--algo binomial\n"
-               "  hetcoll schedule reduce --times 3,1,1,2\n"
-               "  hetcoll schedule redistribute --traffic T.txt --k 2 --speed 1e8 --beta 0.01 "
-               "--algo ggp\n");
+    fprintf(f,
+            "Algorithm:\n"
+            "  -a, --algo NAME              algorithm (see 'hetcoll algorithms'; default auto:\n"
+            "                               every candidate, the lowest makespan kept)\n"
+            "  --seed N                     seed of randomised algorithms (default 1)\n"
+            "  --time-limit S               limit of search algorithms (seconds; default 10, 0 "
+            "= none)\n"
+            "  --order i,j,...              reduce ep: send order (default: node ids, in order)\n"
+            "  --hierarchy labels|none|auto bcast: use the platform's cluster labels (default\n"
+            "                               auto: when it has two clusters or more)\n"
+            "  --segment SIZE               bcast pipelined algorithms: segment size (default:\n"
+            "                               the best predicted m/2^i)\n"
+            "  --alpha A                    bcast TTCC switch cost (fraction of mean edge;\n"
+            "                               default 0)\n"
+            "  --verbose                    more detail in the note (default off)\n"
+            "Output:\n"
+            "  -f, --format text|json|svg   output format (default text)\n"
+            "  -o, --output FILE            write to FILE instead of stdout\n"
+            "  -h, --help                   this help\n\n"
+            "Examples:\n"
+            "  hetcoll schedule alltoall --costs C.txt --algo caterpillar --format json\n"
+            "  hetcoll schedule bcast --platform builtin:grid5000 --root 0 --msg 1MiB "
+            "--algo binomial\n"
+            "  hetcoll schedule reduce --times 3,1,1,2\n"
+            "  hetcoll schedule redistribute --traffic T.txt --k 2 --speed 1e8 --beta 0.01 "
+            "--algo ggp\n");
 }
 
 int cli_check_format(const char *format, int allow_svg)
@@ -80,10 +82,19 @@ void cli_print_schedule_text(FILE *f, const hc_schedule_t *s)
     print_time(f, "lower bound:", s->lower_bound);
     if (!isnan(s->lower_bound) && s->lower_bound > 0)
         fprintf(f, "%-13s %.6f\n", "ratio:", s->makespan / s->lower_bound);
-    if (s->has_search)
-        fprintf(f, "%-13s visited %.0f of %.6g (efficiency %.6f), %s, best bound %.9g s\n",
+    if (s->has_search && s->search.optimal)
+        fprintf(f, "%-13s visited %.0f of %.6g (efficiency %.6f), optimal, best bound %.9g s\n",
                 "search:", s->search.nodes_visited, s->search.naive_space, s->search.efficiency,
-                s->search.optimal ? "optimal" : "not proven optimal", s->search.best_lower_bound);
+                s->search.best_lower_bound);
+    else if (s->has_search) /* stopped by the time limit: say how far from proven */
+        fprintf(f,
+                "%-13s visited %.0f of %.6g, stopped by the time limit: not proven optimal, gap "
+                "%.2f %% to the best bound %.9g s\n",
+                "search:", s->search.nodes_visited, s->search.naive_space,
+                s->search.best_lower_bound > 0
+                    ? 100.0 * (s->makespan / s->search.best_lower_bound - 1.0)
+                    : NAN,
+                s->search.best_lower_bound);
     if (s->note && *s->note)
         fprintf(f, "%-13s %s\n", "note:", s->note);
     if (s->parent) {
@@ -262,6 +273,109 @@ static int links_note(const hc_problem_t *pb, hc_schedule_t *s)
                    : hc_schedule_set_note(s, "%s", line);
 }
 
+/* `--root any` for a reduction: build and schedule the problem once per candidate root, keep the
+ * lowest makespan (ties: the earlier candidate) and say in the note which root was kept.
+ * Candidates: with --times (C[i][j] = t(i), the costs do not depend on the receiver) the problem
+ * of root r is determined, up to renumbering the nodes, by the send times of the others, so one
+ * root per distinct send time covers every problem, slowest first; and an exact search needs
+ * only a slowest root: exchanging the roles of root r and a node s with t(s) >= t(r) turns any
+ * schedule of root r into one of root s whose events are no longer (s's sends become r's,
+ * shorter ones), so no root does better than a slowest one. Otherwise (--platform, --costs)
+ * every root is tried. A time limit is shared among the candidates. Returns an exit code (after
+ * printing any error); on success *p is the kept root's problem. */
+static int any_root(cli_popts_t *o, const char *algo, unsigned flags, const char *cmd,
+                    cli_problem_t *p, hc_schedule_t **out)
+{
+    *out = NULL;
+    uint32_t P = p->pb.P, n = 0;
+    uint32_t *cand = malloc((size_t)P * sizeof *cand);
+    if (!cand)
+        return cli_error("out of memory");
+    const double *t = p->times;
+    if (t) { /* one node per distinct send time, slowest first */
+        for (uint32_t i = 0; i < P; i++) {
+            int seen = 0;
+            for (uint32_t k = 0; k < n && !seen; k++)
+                seen = t[cand[k]] == t[i];
+            if (!seen)
+                cand[n++] = i;
+        }
+        for (uint32_t a = 1; a < n; a++) /* insertion sort, stable: by time, descending */
+            for (uint32_t b = a; b > 0 && t[cand[b - 1]] < t[cand[b]]; b--) {
+                uint32_t x = cand[b];
+                cand[b] = cand[b - 1];
+                cand[b - 1] = x;
+            }
+        if (flags & HC_ALGO_EXACT)
+            n = 1;
+    } else {
+        for (uint32_t i = 0; i < P; i++)
+            cand[n++] = i;
+    }
+    hc_algo_opts_t ao = o->algo;
+    if (ao.time_limit_s > 0)
+        ao.time_limit_s /= n;
+    hc_schedule_t *best = NULL;
+    cli_problem_t bestp;
+    memset(&bestp, 0, sizeof bestp);
+    char tried[512];
+    size_t used = 0;
+    int rc = CLI_OK;
+    for (uint32_t k = 0; k < n && rc == CLI_OK; k++) {
+        cli_problem_t q;
+        o->root = cand[k];
+        o->have_root = 1;
+        if ((rc = cli_problem_build(HC_COLL_REDUCE, o, NULL, cmd, &q)) != CLI_OK)
+            break;
+        hc_schedule_t *s = NULL;
+        int st = hc_schedule_compute(&q.pb, algo, &ao, &s);
+        if (st != HC_OK) {
+            rc = cli_fail(st, algo);
+            cli_problem_free(&q);
+            break;
+        }
+        if (used < sizeof tried && k < 8)
+            used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%u: %.6g s",
+                                     used ? ", " : "", cand[k], s->makespan);
+        if (!best || s->makespan < best->makespan) {
+            hc_schedule_destroy(best);
+            cli_problem_free(&bestp);
+            best = s;
+            bestp = q;
+        } else {
+            hc_schedule_destroy(s);
+            cli_problem_free(&q);
+        }
+    }
+    if (rc != CLI_OK) {
+        free(cand);
+        hc_schedule_destroy(best);
+        cli_problem_free(&bestp);
+        return rc;
+    }
+    char line[768];
+    if (t && (flags & HC_ALGO_EXACT))
+        snprintf(line, sizeof line,
+                 "root any: root %u, a slowest node (with send times the best root is a slowest "
+                 "node, so the exact search tries only it)",
+                 best->root);
+    else
+        snprintf(line, sizeof line, "root any: kept root %u of %u tried%s: %s%s", best->root, n,
+                 t ? ", one per distinct send time" : "", tried, n > 8 ? ", ..." : "");
+    int st = best->note ? hc_schedule_set_note(best, "%s\n%s", best->note, line)
+                        : hc_schedule_set_note(best, "%s", line);
+    free(cand);
+    if (st != HC_OK) {
+        hc_schedule_destroy(best);
+        cli_problem_free(&bestp);
+        return cli_fail(st, algo);
+    }
+    cli_problem_free(p);
+    *p = bestp;
+    *out = best;
+    return CLI_OK;
+}
+
 int cmd_schedule(int argc, char **argv)
 {
     static const struct option longopts[] = {CLI_PROBLEM_LONGOPTS,
@@ -332,21 +446,38 @@ int cmd_schedule(int argc, char **argv)
         algo = "auto"; /* every collective has one (select.c) */
     cli_problem_t p;
     o.algo_name = algo;
+    /* --root any; the default for a reduction given by its send times, whose problems (Liu et
+     * al.) make a slowest node the root */
+    int root_any =
+        coll == HC_COLL_REDUCE &&
+        (o.root_any || (o.times && !o.have_root && !o.algo.order && !o.costs && !o.platform));
+    if (root_any) {
+        o.root_any = 0;
+        o.have_root = 1;
+        o.root = 0;
+    }
     rc = cli_problem_build(coll, &o, NULL, cmd, &p);
     if (rc != CLI_OK) {
         cli_popts_free(&o);
         return rc;
     }
     const hc_algo_info_t *info;
-    int st = hc_algo_find(coll, algo, &info);
+    int st = cli_algo_find(coll, algo, &info);
     if (st != HC_OK) {
         cli_problem_free(&p);
         cli_popts_free(&o);
         return cli_fail(st, NULL);
     }
     hc_schedule_t *s = NULL;
-    if (strcmp(algo, "auto") == 0 && p.pb.platform && hc_platform_has_routes(p.pb.platform) &&
-        coll != HC_COLL_REDISTRIBUTE)
+    if (root_any) {
+        rc = any_root(&o, info->name, info->flags, cmd, &p, &s);
+        if (rc != CLI_OK) {
+            cli_problem_free(&p);
+            cli_popts_free(&o);
+            return rc;
+        }
+    } else if (strcmp(algo, "auto") == 0 && p.pb.platform &&
+               hc_platform_has_routes(p.pb.platform) && coll != HC_COLL_REDISTRIBUTE)
         st = auto_on_links(&p.pb, &o.algo, &s);
     else
         st = hc_schedule_compute(&p.pb, algo, &o.algo, &s);

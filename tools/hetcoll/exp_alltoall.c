@@ -35,30 +35,31 @@ static void help(FILE *f)
 {
     fprintf(f,
             "Usage: hetcoll experiment alltoall [--workload small|large|mixed|servers|all]\n"
-            "                                   [--procs LIST] [--trials N] [--seed S]\n"
+            "                                   [--nodes LIST] [--trials N] [--seed S]\n"
             "                                   [--algos LIST] [--small SIZE] [--large SIZE]\n"
-            "                                   --out DIR\n\n"
-            "Reproduce Bhat et al. 1998 Figures 9-12: makespan / lower bound of the total exchange "
-            "schedules\n"
-            "on random GUSTO-guided networks (random:gusto), per number of processors. Writes\n"
-            "DIR/alltoall_<workload>.csv (mean/max makespan/LB, mean makespan and lower bound in\n"
-            "seconds, mean scheduling time per algorithm and P), DIR/alltoall_<workload>.svg\n"
-            "(mean makespan/LB) and DIR/alltoall_<workload>_time.svg (mean makespan in seconds,\n"
-            "with the lower bound); prints the tables.\n\n"
+            "                                   -o DIR\n\n"
+            "Reproduce Bhat et al. 1998 Figures 9-12: makespan / lower bound of the total\n"
+            "exchange schedules on random GUSTO-guided networks (random:gusto), per number of\n"
+            "processors. Writes DIR/alltoall_<workload>.csv (mean/max makespan/LB, mean makespan\n"
+            "and lower bound in seconds, mean scheduling time per algorithm and P),\n"
+            "DIR/alltoall_<workload>.svg (mean makespan/LB) and DIR/alltoall_<workload>_time.svg\n"
+            "(mean makespan in seconds, with the lower bound); prints the tables.\n\n"
             "Options:\n"
             "  --workload W   small, large, mixed, servers or all (default all)\n"
-            "  --procs LIST   numbers of processors (default 10,20,30,40,50)\n"
+            "  --nodes LIST   numbers of processors (default 10,20,30,40,50)\n"
             "  --trials N     random networks per workload and P (default 100)\n"
             "  --seed S       seed (default 1)\n"
             "  --algos LIST   comma-separated (default caterpillar,maxmatch,minmatch,greedy,\n"
             "                 openshop,openshop-lb,auto)\n"
-            "  --small SIZE   small message (default 1kB)\n"
-            "  --large SIZE   large message (default 1MB)\n"
-            "  --out DIR      output directory (created)\n"
-            "  -h, --help     this help\n\n"
+            "  --small SIZE   small message (default 1kB = 1000 B)\n"
+            "  --large SIZE   large message (default 1MB = 1000000 B)\n"
+            "  -o, --output DIR\n"
+            "                 output directory (created with its parents; required)\n"
+            "  -h, --help     this help\n"
+            "Deprecated spellings, still accepted: --procs (--nodes), --out (--output).\n\n"
             "Example:\n"
-            "  hetcoll experiment alltoall --workload small --procs 10,20,30,40,50 --trials 100 "
-            "--seed 1 --out /tmp/a2a\n");
+            "  hetcoll experiment alltoall --workload small --nodes 10,20,30,40,50 --trials 100 "
+            "--seed 1 -o out/a2a\n");
 }
 
 typedef struct acc {
@@ -114,7 +115,8 @@ int exp_alltoall_main(int argc, char **argv)
 {
     const char *cmd = "experiment alltoall";
     static const struct option longopts[] = {{"workload", required_argument, NULL, 'w'},
-                                             {"procs", required_argument, NULL, 'p'},
+                                             {"nodes", required_argument, NULL, 'p'},
+                                             {"procs", required_argument, NULL, CLI_OPT_OLD_PROCS},
                                              {"algos", required_argument, NULL, 'a'},
                                              {"small", required_argument, NULL, 'S'},
                                              {"large", required_argument, NULL, 'L'},
@@ -123,9 +125,9 @@ int exp_alltoall_main(int argc, char **argv)
     const char *procs_s = "10,20,30,40,50", *out = NULL, *workload = "all";
     const char *algos_s = "caterpillar,maxmatch,minmatch,greedy,openshop,openshop-lb,auto";
     uint64_t trials = 100, seed = 1, small = 1000, large = 1000000;
-    int c;
+    int c, rc;
     const cli_exp_args_t ea = {&trials, &seed, &out, 10000000};
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'w':
             if (strcmp(optarg, "all") && strcmp(optarg, "small") && strcmp(optarg, "large") &&
@@ -135,6 +137,9 @@ int exp_alltoall_main(int argc, char **argv)
                     optarg);
             workload = optarg;
             break;
+        case CLI_OPT_OLD_PROCS:
+            cli_deprecated("--procs", "--nodes");
+            /* fall through */
         case 'p':
             procs_s = optarg;
             break;
@@ -153,11 +158,11 @@ int exp_alltoall_main(int argc, char **argv)
             help(stdout);
             return CLI_OK;
         default:
-            if (cli_exp_option(cmd, c, optarg, argv, &ea) != CLI_OK)
-                return CLI_USAGE;
+            if ((rc = cli_exp_option(cmd, c, optarg, argv, &ea)) != CLI_OK)
+                return rc;
         }
     }
-    int rc = cli_check_args_done(cmd, argc, argv, out);
+    rc = cli_check_args_done(cmd, argc, argv, out);
     if (rc != CLI_OK)
         return rc;
     const char *algos[MAX_ALGOS];
@@ -169,9 +174,9 @@ int exp_alltoall_main(int argc, char **argv)
     size_t np = 0;
     if (cli_parse_u64_list(procs_s, &ps, &np) != 0 || np == 0)
         return cli_value_error(
-            cmd, "--procs: expected a list like 10,20,30,40,50 (at most 100000 values), got '%s'",
+            cmd, "--nodes: expected a list like 10,20,30,40,50 (at most 100000 values), got '%s'",
             procs_s);
-    rc = cli_check_u64_range(cmd, "--procs", ps, np, 2, 4096);
+    rc = cli_check_u64_range(cmd, "--nodes", ps, np, 2, 4096);
     if (rc != CLI_OK) {
         free(ps);
         return rc;
@@ -189,6 +194,7 @@ int exp_alltoall_main(int argc, char **argv)
         size_t total = (size_t)trials * np, done = 0;
         char label[64];
         snprintf(label, sizeof label, "alltoall %s", WL_NAME[wl]);
+        cli_progress(label, 0, total);
         for (size_t pi = 0; pi < np && rc == CLI_OK; pi++) {
             uint32_t P = (uint32_t)ps[pi];
             for (uint64_t t = 0; t < trials && rc == CLI_OK; t++) {
@@ -249,7 +255,7 @@ int exp_alltoall_main(int argc, char **argv)
             WL_NAME[wl], WL_FIG[wl], (unsigned long long)trials);
         printf("%6s", "P");
         for (size_t a = 0; a < na; a++)
-            printf(" %22s", algos[a]);
+            printf(" %24s", algos[a]);
         printf("\n");
         for (size_t pi = 0; pi < np; pi++) {
             printf("%6llu", (unsigned long long)ps[pi]);
@@ -260,9 +266,8 @@ int exp_alltoall_main(int argc, char **argv)
                         (unsigned long long)ps[pi], algos[a], e->n, e->sum / n, e->max, e->mk / n,
                         e->lb / n, e->time / n);
                 char cell[64];
-                snprintf(cell, sizeof cell, "%.4f/%.4f %7.2fms", e->sum / n, e->max,
-                         1e3 * e->time / n);
-                printf(" %22s", cell);
+                snprintf(cell, sizeof cell, "%.4f/%.4f %8.2g s", e->sum / n, e->max, e->time / n);
+                printf(" %24s", cell);
             }
             printf("\n");
         }

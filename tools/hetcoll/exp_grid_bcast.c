@@ -18,26 +18,27 @@
 
 static void help(FILE *f)
 {
-    fprintf(f, "Usage: hetcoll experiment grid-bcast [--clusters LIST] [--trials N] [--msg SIZE]\n"
-               "                                     [--seed S] --out DIR\n\n"
-               "Reproduce Barchet-Steffenel & Mounie 2007 Figure 4: completion time of the "
-               "inter-cluster broadcast\n"
-               "heuristics (flat, FEF, ECEF, ECEF-LA, ECEF-LAt, ECEF-LAT) on random grids:\n"
-               "inter-cluster latency U[1ms, 15ms], bandwidth U[1, 100] MB/s, intra-cluster\n"
-               "broadcast time T_k U[200ms, 3000ms]. Writes DIR/grid_bcast.csv and\n"
-               "DIR/grid_bcast.svg; prints the table.\n\n"
-               "Options:\n"
-               "  --intra MODE       when a cluster's broadcast starts: after-sends (default;\n"
-               "                     1-port, after the coordinator's inter-cluster sends, as\n"
-               "                     the hierarchical schedules do) or on-receipt (overlapped)\n"
-               "  --clusters LIST    cluster counts (default 2..50)\n"
-               "  --trials N         grids per cluster count (default 100)\n"
-               "  --msg SIZE         message size (default 1MB)\n"
-               "  --seed S           seed (default 1)\n"
-               "  --out DIR          output directory (created)\n"
-               "  -h, --help         this help\n\n"
-               "Example:\n"
-               "  hetcoll experiment grid-bcast --clusters 2..50 --trials 100 --out /tmp/grid\n");
+    fprintf(f,
+            "Usage: hetcoll experiment grid-bcast [--clusters LIST] [--trials N] [--msg SIZE]\n"
+            "                                     [--intra MODE] [--seed S] -o DIR\n\n"
+            "Reproduce Barchet-Steffenel & Mounie 2007 Figure 4: completion time of the\n"
+            "inter-cluster broadcast heuristics (flat, FEF, ECEF, ECEF-LA, ECEF-LAt = ecef-lat,\n"
+            "ECEF-LAT = ecef-lamax) on random grids: inter-cluster latency U[0.001, 0.015] s,\n"
+            "bandwidth U[1e6, 1e8] B/s, intra-cluster broadcast time T_k U[0.2, 3] s. Writes\n"
+            "DIR/grid_bcast.csv and DIR/grid_bcast.svg; prints the table.\n\n"
+            "Options:\n"
+            "  --clusters LIST    cluster counts (default 2..50)\n"
+            "  --trials N         grids per cluster count (default 100)\n"
+            "  --msg SIZE         message size (default 1MB = 1000000 B)\n"
+            "  --intra MODE       when a cluster's broadcast starts: after-sends (default;\n"
+            "                     1-port, after the coordinator's inter-cluster sends, as\n"
+            "                     the hierarchical schedules do) or on-receipt (overlapped)\n"
+            "  --seed S           seed (default 1)\n"
+            "  -o, --output DIR   output directory (created with its parents; required)\n"
+            "  -h, --help         this help\n"
+            "Deprecated spelling, still accepted: --out.\n\n"
+            "Example:\n"
+            "  hetcoll experiment grid-bcast --clusters 2..50 --trials 100 -o out/grid\n");
 }
 
 /* Completion time of `rule` on C clusters. */
@@ -76,10 +77,10 @@ int exp_grid_bcast_main(int argc, char **argv)
                                              {NULL, 0, NULL, 0}};
     const char *cl_s = "2..50", *out = NULL;
     uint64_t trials = 100, seed = 1, msg = 1000000;
-    int ch, on_receipt = 0;
+    int ch, on_receipt = 0, rc;
     const cli_exp_args_t ea = {&trials, &seed, &out, 1000000};
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'c':
             cl_s = optarg;
@@ -102,11 +103,11 @@ int exp_grid_bcast_main(int argc, char **argv)
             help(stdout);
             return CLI_OK;
         default:
-            if (cli_exp_option(cmd, ch, optarg, argv, &ea) != CLI_OK)
-                return CLI_USAGE;
+            if ((rc = cli_exp_option(cmd, ch, optarg, argv, &ea)) != CLI_OK)
+                return rc;
         }
     }
-    int rc = cli_check_args_done(cmd, argc, argv, out);
+    rc = cli_check_args_done(cmd, argc, argv, out);
     if (rc != CLI_OK)
         return rc;
     uint64_t *cls = NULL;
@@ -121,7 +122,7 @@ int exp_grid_bcast_main(int argc, char **argv)
             cmax = cls[i];
     if (rc == CLI_OK)
         rc = cli_make_outdir(out);
-    enum { NR = 6 }; /* flat, fef, ecef, ecef-la, ecef-lat, ecef-laT */
+    enum { NR = 6 }; /* flat, fef, ecef, ecef-la, ecef-lat, ecef-lamax */
     double *sums = rc == CLI_OK ? calloc(nc * NR, sizeof *sums) : NULL;
     size_t *worst_flat = rc == CLI_OK ? calloc(nc, sizeof *worst_flat) : NULL;
     double *c = rc == CLI_OK ? malloc(cmax * cmax * sizeof *c) : NULL;
@@ -133,6 +134,7 @@ int exp_grid_bcast_main(int argc, char **argv)
     if (rc == CLI_OK && (!sums || !worst_flat || !c || !T || !port || !recv || !from || !to))
         rc = cli_error("out of memory");
     size_t total = nc * (size_t)trials, done = 0;
+    cli_progress("grid-bcast", 0, total);
     for (size_t i = 0; i < nc && rc == CLI_OK; i++) {
         uint32_t C = (uint32_t)cls[i];
         hc_rng_t r;

@@ -21,28 +21,29 @@
 
 static void help(FILE *f)
 {
-    fprintf(f, "Usage: hetcoll experiment redistribute [--n N] [--weights small|large|both]\n"
-               "                                       [--k LIST] [--trials N] [--seed S]\n"
-               "                                       [--beta B] [--algos LIST] --out DIR\n\n"
-               "Reproduce Cohen et al. 2006 Figures 11-15: the evaluation ratio cost/eta (eta: "
-               "lower bound of\n"
-               "Proposition 1) of the redistribution algorithms on random bipartite graphs with n\n"
-               "nodes per side (edge count, edges and weights uniform), per k. Writes\n"
-               "DIR/redistribute_<weights>.csv (mean and max ratio per algorithm and k) and\n"
-               "DIR/redistribute_<weights>_{mean,max}.svg; prints the tables.\n\n"
-               "Options:\n"
-               "  --n N            nodes on each side (default 20)\n"
-               "  --weights W      small (1..20), large (1..100000) or both (default both)\n"
-               "  --k LIST         values of k, e.g. 1..20 or 2,5,10,15 (default 1..min(n, 20))\n"
-               "  --trials N       random graphs per weight class (default 1000)\n"
-               "  --seed S         seed (default 1)\n"
-               "  --beta B         start-up cost of a step in seconds (default 1)\n"
-               "  --algos LIST     comma-separated (default ggp,oggp,oggp+,hweight,hdegree)\n"
-               "  --out DIR        output directory (created)\n"
-               "  -h, --help       this help\n\n"
-               "Example:\n"
-               "  hetcoll experiment redistribute --n 20 --weights small --k 1..20 --trials 1000 "
-               "--seed 1 --out /tmp/redist\n");
+    fprintf(f,
+            "Usage: hetcoll experiment redistribute [--nodes N] [--weights small|large|both]\n"
+            "                                       [--k LIST] [--trials N] [--seed S]\n"
+            "                                       [--beta B] [--algos LIST] -o DIR\n\n"
+            "Reproduce Cohen et al. 2006 Figures 11-15: the evaluation ratio cost/eta (eta: the\n"
+            "lower bound of Proposition 1) of the redistribution algorithms on random bipartite\n"
+            "graphs with N nodes per side (edge count, edges and weights uniform), per k.\n"
+            "Writes DIR/redistribute_<weights>.csv (mean and max ratio per algorithm and k) and\n"
+            "DIR/redistribute_<weights>_{mean,max}.svg; prints the tables.\n\n"
+            "Options:\n"
+            "  --nodes N        nodes on each side (default 20)\n"
+            "  --weights W      small (1..20), large (1..100000) or both (default both)\n"
+            "  --k LIST         values of k, e.g. 1..20 or 2,5,10,15 (default 1..min(N, 20))\n"
+            "  --trials N       random graphs per weight class (default 1000)\n"
+            "  --seed S         seed (default 1)\n"
+            "  --beta B         start-up cost of a step in seconds (default 1)\n"
+            "  --algos LIST     comma-separated (default ggp,oggp,oggp+,hweight,hdegree)\n"
+            "  -o, --output DIR output directory (created with its parents; required)\n"
+            "  -h, --help       this help\n"
+            "Deprecated spellings, still accepted: --n (--nodes), --out (--output).\n\n"
+            "Example:\n"
+            "  hetcoll experiment redistribute --nodes 20 --weights small --k 1..20 "
+            "--trials 1000 --seed 1 -o out/kpbs\n");
 }
 
 typedef struct acc {
@@ -77,7 +78,8 @@ static int make_instance(uint64_t seed, int wcls, uint64_t t, uint32_t n, double
 int exp_redistribute_main(int argc, char **argv)
 {
     const char *cmd = "experiment redistribute";
-    static const struct option longopts[] = {{"n", required_argument, NULL, 'n'},
+    static const struct option longopts[] = {{"nodes", required_argument, NULL, 'n'},
+                                             {"n", required_argument, NULL, CLI_OPT_OLD_N},
                                              {"weights", required_argument, NULL, 'w'},
                                              {"k", required_argument, NULL, 'k'},
                                              {"beta", required_argument, NULL, 'b'},
@@ -89,13 +91,16 @@ int exp_redistribute_main(int argc, char **argv)
     uint64_t trials = 1000, seed = 1;
     uint32_t n = 20;
     double beta = 1;
-    int c;
+    int c, rc;
     const cli_exp_args_t ea = {&trials, &seed, &out, 10000000};
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
+        case CLI_OPT_OLD_N:
+            cli_deprecated("--n", "--nodes");
+            /* fall through */
         case 'n':
             if (cli_parse_u32(optarg, &n) != 0 || n < 1 || n > 1000)
-                return cli_value_error(cmd, "--n: expected an integer in 1..1000, got '%s'",
+                return cli_value_error(cmd, "--nodes: expected an integer in 1..1000, got '%s'",
                                        optarg);
             break;
         case 'w':
@@ -118,11 +123,11 @@ int exp_redistribute_main(int argc, char **argv)
             help(stdout);
             return CLI_OK;
         default:
-            if (cli_exp_option(cmd, c, optarg, argv, &ea) != CLI_OK)
-                return CLI_USAGE;
+            if ((rc = cli_exp_option(cmd, c, optarg, argv, &ea)) != CLI_OK)
+                return rc;
         }
     }
-    int rc = cli_check_args_done(cmd, argc, argv, out);
+    rc = cli_check_args_done(cmd, argc, argv, out);
     if (rc != CLI_OK)
         return rc;
     const char *algos[MAX_ALGOS];
@@ -161,6 +166,7 @@ int exp_redistribute_main(int argc, char **argv)
         size_t total = (size_t)trials * nk, done = 0;
         char label[64];
         snprintf(label, sizeof label, "redistribute %s", WNAME[wc]);
+        cli_progress(label, 0, total);
         for (uint64_t t = 0; t < trials && rc == CLI_OK; t++) {
             hc_matrix_t *m = NULL;
             int st = make_instance(seed, wc, t, n, WMAX[wc], &m, perm);

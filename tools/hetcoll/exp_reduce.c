@@ -33,8 +33,8 @@ static double paper_eff(uint64_t n, uint64_t K)
 static void help(FILE *f)
 {
     fprintf(f,
-            "Usage: hetcoll experiment reduce [--procs LIST] [--classes LIST] [--trials N]\n"
-            "                                 [--seed S] [--time-limit S] --out DIR\n\n"
+            "Usage: hetcoll experiment reduce [--nodes LIST] [--classes LIST] [--trials N]\n"
+            "                                 [--seed S] [--time-limit S] -o DIR\n\n"
             "Reproduce Liu et al. Table 1: the search efficiency 1 - visited/naive of the optimal\n"
             "branch and bound (bnb) for n processors in K speed classes, with the mean and\n"
             "largest search time, how many searches completed within the time limit, and\n"
@@ -43,16 +43,18 @@ static void help(FILE *f)
             "Instances: K class times uniform in [1, 10), each node picks a class uniformly,\n"
             "the root is a slowest node; one seeded stream per (n, K) cell.\n\n"
             "Options:\n"
-            "  --procs LIST       processors n, e.g. 6..16 or 6..16,20,24 (default 6..16)\n"
+            "  --nodes LIST       processors n, e.g. 6..16 or 6..16,20,24 (default 6..16)\n"
             "  --classes LIST     speed classes K (default 3..6)\n"
             "  --trials N         instances per cell (default 50)\n"
             "  --seed S           seed (default 1)\n"
-            "  --time-limit S     bnb time limit per instance in seconds (default 10)\n"
-            "  --out DIR          output directory (created)\n"
-            "  -h, --help         this help\n\n"
+            "  --time-limit S     bnb time limit per instance in seconds (default 10); a search\n"
+            "                     it stops counts as not optimal in the table\n"
+            "  -o, --output DIR   output directory (created with its parents; required)\n"
+            "  -h, --help         this help\n"
+            "Deprecated spellings, still accepted: --procs (--nodes), --out (--output).\n\n"
             "Example:\n"
-            "  hetcoll experiment reduce --procs 6..16 --classes 3..6 --trials 50 --seed 1 "
-            "--out /tmp/red\n");
+            "  hetcoll experiment reduce --nodes 6..16 --classes 3..6 --trials 50 --seed 1 "
+            "-o out/reduce\n");
 }
 
 static double now_s(void)
@@ -140,7 +142,8 @@ static int one(hc_rng_t *r, uint32_t n, uint32_t K, double limit, cell_t *c)
 int exp_reduce_main(int argc, char **argv)
 {
     const char *cmd = "experiment reduce";
-    static const struct option longopts[] = {{"procs", required_argument, NULL, 'p'},
+    static const struct option longopts[] = {{"nodes", required_argument, NULL, 'p'},
+                                             {"procs", required_argument, NULL, CLI_OPT_OLD_PROCS},
                                              {"classes", required_argument, NULL, 'k'},
                                              {"time-limit", required_argument, NULL, 'l'},
                                              CLI_EXP_LONGOPTS,
@@ -148,10 +151,13 @@ int exp_reduce_main(int argc, char **argv)
     const char *procs_s = "6..16", *classes_s = "3..6", *out = NULL;
     uint64_t trials = 50, seed = 1;
     double limit = 10;
-    int c;
+    int c, rc;
     const cli_exp_args_t ea = {&trials, &seed, &out, 1000000};
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
+        case CLI_OPT_OLD_PROCS:
+            cli_deprecated("--procs", "--nodes");
+            /* fall through */
         case 'p':
             procs_s = optarg;
             break;
@@ -166,25 +172,25 @@ int exp_reduce_main(int argc, char **argv)
             help(stdout);
             return CLI_OK;
         default:
-            if (cli_exp_option(cmd, c, optarg, argv, &ea) != CLI_OK)
-                return CLI_USAGE;
+            if ((rc = cli_exp_option(cmd, c, optarg, argv, &ea)) != CLI_OK)
+                return rc;
         }
     }
-    int rc = cli_check_args_done(cmd, argc, argv, out);
+    rc = cli_check_args_done(cmd, argc, argv, out);
     if (rc != CLI_OK)
         return rc;
     uint64_t *procs = NULL, *classes = NULL;
     size_t np = 0, nk = 0;
     if (cli_parse_u64_list(procs_s, &procs, &np) != 0 || np == 0)
         return cli_value_error(
-            cmd, "--procs: expected a list like 6..16 (at most 100000 values), got '%s'", procs_s);
+            cmd, "--nodes: expected a list like 6..16 (at most 100000 values), got '%s'", procs_s);
     if (cli_parse_u64_list(classes_s, &classes, &nk) != 0 || nk == 0) {
         free(procs);
         return cli_value_error(
             cmd, "--classes: expected a list like 3..6 (at most 100000 values), got '%s'",
             classes_s);
     }
-    rc = cli_check_u64_range(cmd, "--procs", procs, np, 2, 1024);
+    rc = cli_check_u64_range(cmd, "--nodes", procs, np, 2, 1024);
     if (rc == CLI_OK)
         rc = cli_check_u64_range(cmd, "--classes", classes, nk, 1, 64);
     if (rc == CLI_OK)
@@ -193,6 +199,7 @@ int exp_reduce_main(int argc, char **argv)
     if (rc == CLI_OK && !cells)
         rc = cli_error("out of memory");
     size_t total = np * nk * (size_t)trials, done = 0;
+    cli_progress("reduce", 0, total);
     for (size_t i = 0; i < np && rc == CLI_OK; i++)
         for (size_t k = 0; k < nk && rc == CLI_OK; k++) {
             hc_rng_t r;

@@ -12,7 +12,7 @@ typedef struct command {
 } command_t;
 
 static const command_t commands[] = {
-    {"platform", cmd_platform, "show or export a platform (file, builtin:NAME, random:...)"},
+    {"platform", cmd_platform, "list, show or export platforms (file, builtin:NAME, random:...)"},
     {"schedule", cmd_schedule, "schedule a collective (alltoall, bcast, reduce, redistribute)"},
     {"validate", cmd_validate, "check a schedule JSON file, optionally against its problem"},
     {"simulate", cmd_simulate, "replay a schedule on a (perturbed) network"},
@@ -35,7 +35,10 @@ static void usage(FILE *f)
         fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nRun 'hetcoll <command> --help' for the options of a command.\n"
                "Exit codes: 0 success, 1 error (bad input or option value), 2 usage (unknown\n"
-               "option, missing or unexpected argument).\n\n"
+               "option, missing or unexpected argument).\n"
+               "Units, in options and in the output alike: times in seconds (s), sizes in bytes\n"
+               "(B; options take units such as 64KiB or 1MB), bandwidths in bytes per second\n"
+               "(B/s).\n\n"
                "Example:\n"
                "  hetcoll schedule alltoall --platform builtin:gusto --msg 1MiB --format text\n");
 }

@@ -69,10 +69,12 @@ static int bad_value(const char *cmd, const char *opt, const char *arg, const ch
     return cli_value_error(cmd, "option '--%s': invalid value '%s' (%s)", opt, arg, what);
 }
 
-static int pos_double(const char *cmd, const char *opt, const char *arg, double *out, int *have)
+/* A bandwidth > 0 in B/s (a number, or a size with a unit and an optional "/s"). */
+static int pos_rate(const char *cmd, const char *opt, const char *arg, double *out, int *have)
 {
-    if (cli_parse_double(arg, out) != 0 || !(*out > 0))
-        return bad_value(cmd, opt, arg, "expected a finite number > 0");
+    if (cli_parse_rate(arg, out) != 0 || !(*out > 0))
+        return bad_value(cmd, opt, arg,
+                         "expected a bandwidth > 0 in B/s such as 1.25e8 or 125MB/s");
     if (have)
         *have = 1;
     return CLI_OK;
@@ -103,18 +105,24 @@ int cli_popts_handle(cli_popts_t *o, const char *cmd, int code, const char *arg)
         o->traffic = arg;
         return CLI_OK;
     case POPT_ROOT:
+        if (strcmp(arg, "any") == 0) {
+            o->root_any = 1;
+            o->have_root = 0;
+            return CLI_OK;
+        }
         if (cli_parse_u32(arg, &o->root) != 0)
-            return bad_value(cmd, "root", arg, "expected a node id >= 0");
+            return bad_value(cmd, "root", arg, "expected a node id >= 0 or any");
         o->have_root = 1;
+        o->root_any = 0;
         return CLI_OK;
     case POPT_D1:
-        return pos_double(cmd, "d1", arg, &o->d1, &o->have_d1);
+        return pos_rate(cmd, "d1", arg, &o->d1, &o->have_d1);
     case POPT_D2:
-        return pos_double(cmd, "d2", arg, &o->d2, &o->have_d2);
+        return pos_rate(cmd, "d2", arg, &o->d2, &o->have_d2);
     case POPT_BACKBONE:
-        return pos_double(cmd, "backbone", arg, &o->backbone, &o->have_backbone);
+        return pos_rate(cmd, "backbone", arg, &o->backbone, &o->have_backbone);
     case POPT_SPEED:
-        return pos_double(cmd, "speed", arg, &o->speed, &o->have_speed);
+        return pos_rate(cmd, "speed", arg, &o->speed, &o->have_speed);
     case POPT_BETA:
         if (cli_parse_double(arg, &o->beta) != 0 || o->beta < 0)
             return bad_value(cmd, "beta", arg, "expected a finite number >= 0");
@@ -193,41 +201,53 @@ void cli_popts_help(FILE *f, int coll)
     if (coll < 0 || coll == HC_COLL_ALLTOALL)
         fprintf(f, "Problem (alltoall):\n"
                    "  --platform SPEC --msg SIZE   uniform message size on a platform\n"
-                   "  --platform SPEC --sizes FILE per-pair sizes (bytes, P x P)\n"
-                   "  --costs FILE                 direct P x P cost matrix (seconds)\n");
+                   "  --platform SPEC --sizes M    per-pair sizes (bytes, P x P)\n"
+                   "  --costs M                    direct P x P cost matrix (seconds)\n");
     if (coll < 0 || coll == HC_COLL_BCAST)
         fprintf(f, "Problem (bcast):\n"
                    "  --platform SPEC --msg SIZE   message from the root to every node\n"
-                   "  --costs FILE [--msg SIZE]    direct P x P cost matrix of the whole message\n"
+                   "  --costs M [--msg SIZE]       direct P x P cost matrix of the whole message\n"
                    "  --root R                     root node (default 0)\n");
     if (coll < 0 || coll == HC_COLL_REDUCE)
-        fprintf(f, "Problem (reduce):\n"
-                   "  --times T1,T2,...            send time t(i) of each node (C[i][j] = t(i))\n"
-                   "  --platform SPEC --msg SIZE   t(i) = node's send_time_s, else p2p(i, root)\n"
-                   "  --costs FILE                 direct P x P matrix\n"
-                   "  --root R                     root node (default 0)\n");
+        fprintf(f,
+                "Problem (reduce):\n"
+                "  --times T1,T2,...            send time t(i) of each node (C[i][j] = t(i)); a\n"
+                "                               list or a file of one row or column\n"
+                "  --platform SPEC --msg SIZE   t(i) = node's send_time_s, else p2p(i, root)\n"
+                "  --costs M                    direct P x P matrix\n"
+                "  --root R|any                 root node; any (schedule): try the roots, keep\n"
+                "                               the best (default: any with --times and no\n"
+                "                               --order, else 0)\n");
     if (coll < 0 || coll == HC_COLL_REDISTRIBUTE)
         fprintf(f, "Problem (redistribute):\n"
-                   "  --traffic FILE --d1 B/s --d2 B/s --backbone B/s\n"
+                   "  --traffic M --d1 B/s --d2 B/s --backbone B/s\n"
                    "                               n1 x n2 bytes; rate min(d1,d2,backbone),\n"
                    "                               k = floor(backbone / rate)\n"
-                   "  --traffic FILE --k K --speed B/s\n"
-                   "  --times FILE --k K           n1 x n2 matrix already in seconds\n"
+                   "  --traffic M --k K --speed B/s\n"
+                   "  --times M --k K              n1 x n2 matrix already in seconds\n"
                    "  --beta SECONDS               start-up cost of every step (required unless a\n"
                    "                               schedule gives it)\n");
-    fprintf(f, "Model:\n"
-               "  --model hockney|plogp        cost model for --platform (default hockney)\n");
+    fprintf(f,
+            "Matrices and lists (M, --times): @FILE, or a value naming an existing file, is read\n"
+            "as a file (whitespace text, one row per line, or JSON); anything else is inline:\n"
+            "',' between values, ';' between rows (--sizes '0,1MiB;64KiB,0', --times 3,1,1,2).\n"
+            "Sizes take units (64KiB, 1MB); bandwidths are B/s, with units too (125MB/s).\n"
+            "Model:\n"
+            "  --model hockney|plogp        cost model for --platform (default hockney)\n");
 }
 
 #define CLI_REDUCE_TIMES_MAX 2048
 
 /* ---- helpers ---- */
 
-static int load_square(const char *path, hc_matrix_kind_t kind, uint32_t P, hc_matrix_t **out)
+/* --costs / --sizes (a file or inline values, cli_read_matrix) as a square matrix (P x P when
+ * P > 0). */
+static int load_square(const char *cmd, const char *opt, const char *path, hc_matrix_kind_t kind,
+                       uint32_t P, hc_matrix_t **out)
 {
-    int st = hc_matrix_load(path, kind, 0, 0, out);
-    if (st != HC_OK)
-        return cli_fail(st, path);
+    int rc = cli_read_matrix(cmd, opt, path, kind, out);
+    if (rc != CLI_OK)
+        return rc;
     if ((*out)->rows != (*out)->cols || (P && (*out)->rows != P)) {
         uint32_t r = (*out)->rows, c = (*out)->cols;
         hc_matrix_destroy(*out);
@@ -264,10 +284,7 @@ static uint64_t hint_max_bytes(const hc_schedule_t *s)
 
 static int load_platform(const char *spec, hc_platform_t **out)
 {
-    int st = hc_platform_load(spec, out);
-    if (st != HC_OK)
-        return cli_fail(st, spec);
-    return CLI_OK;
+    return cli_platform_load(spec, out);
 }
 
 /* ---- per collective ---- */
@@ -278,10 +295,10 @@ static int build_alltoall(const cli_popts_t *o, const hc_schedule_t *hint, const
     int rc;
     sp->msg_bytes = o->have_msg ? o->msg : 0;
     if (o->costs) {
-        if ((rc = load_square(o->costs, HC_MATRIX_COSTS, 0, &p->costs)) != CLI_OK)
+        if ((rc = load_square(cmd, "--costs", o->costs, HC_MATRIX_COSTS, 0, &p->costs)) != CLI_OK)
             return rc;
-        if (o->sizes &&
-            (rc = load_square(o->sizes, HC_MATRIX_SIZES, p->costs->rows, &p->sizes)) != CLI_OK)
+        if (o->sizes && (rc = load_square(cmd, "--sizes", o->sizes, HC_MATRIX_SIZES, p->costs->rows,
+                                          &p->sizes)) != CLI_OK)
             return rc;
         return CLI_OK;
     }
@@ -291,7 +308,7 @@ static int build_alltoall(const cli_popts_t *o, const hc_schedule_t *hint, const
         return rc;
     uint32_t P = hc_platform_size(p->plat);
     if (o->sizes) {
-        if ((rc = load_square(o->sizes, HC_MATRIX_SIZES, P, &p->sizes)) != CLI_OK)
+        if ((rc = load_square(cmd, "--sizes", o->sizes, HC_MATRIX_SIZES, P, &p->sizes)) != CLI_OK)
             return rc;
     } else if (!o->have_msg && hint && hint->n_events > 0) {
         if (hint->P != P)
@@ -317,7 +334,7 @@ static int build_bcast(const cli_popts_t *o, const hc_schedule_t *hint, const ch
     uint64_t msg = o->have_msg ? o->msg : hint_bcast_msg(hint);
     sp->msg_bytes = msg;
     if (o->costs) {
-        if ((rc = load_square(o->costs, HC_MATRIX_COSTS, 0, &p->costs)) != CLI_OK)
+        if ((rc = load_square(cmd, "--costs", o->costs, HC_MATRIX_COSTS, 0, &p->costs)) != CLI_OK)
             return rc;
         if (o->platform && (rc = load_platform(o->platform, &p->plat)) != CLI_OK)
             return rc;
@@ -339,11 +356,27 @@ static int build_reduce(const cli_popts_t *o, const hc_schedule_t *hint, const c
                         cli_problem_t *p, hc_problem_spec_t *sp)
 {
     sp->msg_bytes = o->have_msg ? o->msg : hint_max_bytes(hint);
-    if (o->times) {
-        size_t n;
-        if (cli_parse_double_list(o->times, &p->times, &n) != 0)
-            return cli_value_error(
-                cmd, "option '--times': expected send times T1,T2,... (got '%s')", o->times);
+    if (o->times) { /* a list, or a file of one row or one column (cli_read_matrix) */
+        hc_matrix_t *m = NULL;
+        int rc = cli_read_matrix(cmd, "--times", o->times, HC_MATRIX_TIMES, &m);
+        if (rc != CLI_OK)
+            return rc;
+        size_t n = (size_t)m->rows * m->cols;
+        if (m->rows != 1 && m->cols != 1) {
+            uint32_t r = m->rows, c = m->cols;
+            hc_matrix_destroy(m);
+            return cli_value_error(cmd,
+                                   "option '--times': reduce takes one send time per node (one "
+                                   "row or one column), got a %ux%u matrix",
+                                   r, c);
+        }
+        p->times = malloc(n * sizeof *p->times);
+        if (!p->times) {
+            hc_matrix_destroy(m);
+            return cli_error("out of memory");
+        }
+        memcpy(p->times, m->v, n * sizeof *p->times);
+        hc_matrix_destroy(m);
         for (size_t i = 0; i < n; i++)
             if (!(p->times[i] > 0))
                 return cli_error("--times: t(%zu): must be a finite number > 0", i);
@@ -357,7 +390,7 @@ static int build_reduce(const cli_popts_t *o, const hc_schedule_t *hint, const c
         return CLI_OK;
     }
     if (o->costs)
-        return load_square(o->costs, HC_MATRIX_COSTS, 0, &p->costs);
+        return load_square(cmd, "--costs", o->costs, HC_MATRIX_COSTS, 0, &p->costs);
     if (!o->platform)
         return cli_usage_error(cmd, "reduce needs --times T1,T2,... or --platform SPEC --msg SIZE");
     if (!sp->msg_bytes)
@@ -370,9 +403,9 @@ static int build_redistribute(const cli_popts_t *o, const hc_schedule_t *hint, c
 {
     uint32_t k = 0;
     if (o->traffic) {
-        int st = hc_matrix_load(o->traffic, HC_MATRIX_SIZES, 0, 0, &p->sizes);
-        if (st != HC_OK)
-            return cli_fail(st, o->traffic);
+        int rc = cli_read_matrix(cmd, "--traffic", o->traffic, HC_MATRIX_SIZES, &p->sizes);
+        if (rc != CLI_OK)
+            return rc;
         if (o->have_d1 && o->have_d2 && o->have_backbone) {
             sp->rate_Bps = fmin(fmin(o->d1, o->d2), o->backbone); /* 001 §2.1: min(d1, d2, D) */
             double kk = floor(o->backbone / sp->rate_Bps);
@@ -387,9 +420,9 @@ static int build_redistribute(const cli_popts_t *o, const hc_schedule_t *hint, c
                                         "--k and --speed");
         }
     } else if (o->times) {
-        int st = hc_matrix_load(o->times, HC_MATRIX_TIMES, 0, 0, &p->costs);
-        if (st != HC_OK)
-            return cli_fail(st, o->times);
+        int rc = cli_read_matrix(cmd, "--times", o->times, HC_MATRIX_TIMES, &p->costs);
+        if (rc != CLI_OK)
+            return rc;
     } else {
         return cli_usage_error(cmd, "redistribute needs --traffic FILE or --times FILE");
     }
@@ -418,6 +451,8 @@ int cli_problem_build(hc_coll_t coll, const cli_popts_t *o, const hc_schedule_t 
     if (hint && hint->coll != coll)
         return cli_error("the schedule is for %s, not %s", hc_coll_name(hint->coll),
                          hc_coll_name(coll));
+    if (o->root_any && !o->have_root)
+        return cli_value_error(cmd, "--root any: only 'schedule reduce' tries every root");
     hc_problem_spec_t sp;
     hc_problem_spec_init(&sp, coll);
     sp.model = o->model;

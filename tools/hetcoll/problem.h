@@ -65,7 +65,7 @@ typedef struct cli_popts {
     uint64_t msg;
     int have_msg;
     uint32_t root;
-    int have_root;
+    int have_root, root_any; /* --root R, --root any (schedule reduce: every root tried) */
     double d1, d2, backbone, speed, beta;
     int have_d1, have_d2, have_backbone, have_speed, have_beta;
     uint32_t k;
