@@ -101,7 +101,7 @@ static int env_uint(const char *name, unsigned lo, unsigned hi, unsigned *out)
 }
 
 /* The options, then the environment (HETCOLL_ALGO_*, HETCOLL_TUNE, HETCOLL_PLAN_AFTER,
- * HETCOLL_VERBOSE) unless the drop-in already applied it. */
+ * HETCOLL_VERBOSE, HETCOLL_FLOW_MODEL) unless the drop-in already applied it. */
 static int resolve_options(hc_comm_t *c)
 {
     static const char *const env[HC_COLL_COUNT] = {
@@ -133,6 +133,10 @@ static int resolve_options(hc_comm_t *c)
         TRY(env_uint("HETCOLL_PLAN_AFTER", 1, 1000000, &c->opts.plan_after));
         TRY(env_uint("HETCOLL_VERBOSE", 0, 1, &verbose));
         c->opts.verbose = (int)verbose;
+        const char *fm = getenv("HETCOLL_FLOW_MODEL");
+        if (fm && *fm && strcmp(fm, "smpi") != 0 && strcmp(fm, "plain") != 0)
+            return hc_error_set(HC_ERR_VALUE, "HETCOLL_FLOW_MODEL=%s: must be plain or smpi", fm);
+        c->flow_smpi = fm && strcmp(fm, "smpi") == 0;
     }
     if (c->opts.tune_trials > HC__TUNE_TRIALS)
         return hc_error_set(HC_ERR_VALUE, "tune_trials: at most %d (got %u)", HC__TUNE_TRIALS,

@@ -224,6 +224,7 @@ struct hc_comm {
     char platform_origin[160];
     hc_comm_opts_t opts;
     char algo[HC_COLL_COUNT][48]; /* resolved names (opts, then environment) */
+    int flow_smpi; /* HETCOLL_FLOW_MODEL=smpi: predictions with SMPI's default factors */
     uint64_t epoch;
     hc__entry_t *cache;
     unsigned n_cache;

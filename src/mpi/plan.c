@@ -97,11 +97,12 @@ static int by_makespan(const void *pa, const void *pb)
 /* On a platform with links, the schedule's makespan becomes its flow-model time (transfers at
  * the same time share the links, which the per-pair plan cannot see): the runtime's
  * prediction. Schedules the flow replay does not cover keep their per-pair makespan. */
-static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s)
+static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
 {
     hc_sim_opts_t so;
     hc_sim_opts_init(&so);
     so.network = HC_NETWORK_FLOW;
+    so.smpi_factors = smpi; /* HETCOLL_FLOW_MODEL=smpi */
     hc_sim_result_t *r = NULL;
     int rc = hc_simulate(s, pb, &so, &r);
     if (rc == HC_OK)
@@ -119,7 +120,7 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s)
  * links every collective takes the second way, the MPI library's default included, ranked by
  * the flow network. */
 static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_t **out,
-                          uint32_t max, uint32_t *n_out, double limit, int links)
+                          uint32_t max, uint32_t *n_out, double limit, int links, int smpi)
 {
     hc_algo_opts_t o;
     hc_algo_opts_init(&o);
@@ -129,7 +130,7 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
     if (strcmp(name, "auto") != 0) {
         int rc = hc_schedule_compute(pb, name, &o, &out[0]);
         if (rc == HC_OK && links)
-            (void)flow_predict(pb, out[0]); /* else the per-pair prediction stands */
+            (void)flow_predict(pb, out[0], smpi); /* else the per-pair prediction stands */
         *n_out = rc == HC_OK;
         return rc;
     }
@@ -165,7 +166,7 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
             continue;
         hc_schedule_t *s = NULL;
         last = hc_schedule_compute(pb, a->name, &o, &s);
-        if (last == HC_OK && links && (last = flow_predict(pb, s)) != HC_OK)
+        if (last == HC_OK && links && (last = flow_predict(pb, s, smpi)) != HC_OK)
             hc_schedule_destroy(s);
         if (last == HC_OK)
             all[n++] = s;
@@ -366,7 +367,8 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
         int rc = build(c, arg, &pb, &members, &n_members);
         if (rc == HC_OK)
             rc = plan_schedules(pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched,
-                                search_limit(c, forced), hc_platform_has_routes(c->platform));
+                                search_limit(c, forced), hc_platform_has_routes(c->platform),
+                                c->flow_smpi);
         hc_problem_destroy(pb);
         if (rc != HC_OK) {
             err = hc__fail(hc__mpi_err(rc), "planning %s with %s on %d ranks failed: %s",

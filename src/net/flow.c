@@ -176,6 +176,16 @@ int hc__fe_create(const hc_platform_t *p, const hc_flow_opts_t *opts, hc__fe_t *
     return HC_OK;
 }
 
+double hc__fe_latency(const hc__fe_t *e, uint32_t src, uint32_t dst, double bytes)
+{
+    if (src == dst || src >= e->p->P || dst >= e->p->P)
+        return 0;
+    double lat = hc_platform_latency(e->p, src, dst), lf = 1, bf = 1;
+    if (e->o.smpi_factors)
+        smpi_factor(bytes, &lf, &bf);
+    return lat * lf * e->o.latency_factor;
+}
+
 int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double start, size_t *id)
 {
     const hc_platform_t *p = e->p;

@@ -164,6 +164,16 @@ int hc_platform_set_route(hc_platform_t *p, uint32_t i, uint32_t j, size_t n, co
             bw = p->links[hops[h].link].bw;
     }
     if (!p->route) {
+        /* A route per pair costs about 64 bytes (pointer, allocation, hops) where the matrices
+         * cost 16: routes are allowed on half the node cap (the same memory). */
+        const uint64_t cap = hc__max_nodes() / 2;
+        if (p->P > cap)
+            return hc__error(
+                HC_ERR_LIMIT,
+                "a platform of %u nodes with routes needs about %.3g GB of route "
+                "tables, more than the limit of %llu nodes (half of HETCOLL_MAX_NODES; "
+                "set it to raise the limit)",
+                p->P, 64.0 * p->P * p->P / 1e9, (unsigned long long)cap);
         p->route = hc__calloc((size_t)p->P * p->P, sizeof *p->route);
         if (!p->route)
             return hc__error(HC_ERR_NOMEM, "out of memory for the routes of %u nodes", p->P);

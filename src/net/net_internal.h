@@ -72,6 +72,8 @@ void hc__fe_destroy(hc__fe_t *e);
 int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double start, size_t *id);
 /* Advance to the next end: 1 with the transfer's *id and end *t, 0 when none is left. */
 int hc__fe_next(hc__fe_t *e, size_t *id, double *t);
+/* The latency a transfer of `bytes` from src to dst waits (the route's, with the factors). */
+double hc__fe_latency(const hc__fe_t *e, uint32_t src, uint32_t dst, double bytes);
 /* The engine's current time. */
 double hc__fe_now(const hc__fe_t *e);
 

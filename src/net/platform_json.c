@@ -301,6 +301,18 @@ static int parse_cluster_form(const char *origin, json_t *root, hc_platform_t **
             hc__error(HC_ERR_LIMIT, "%s: field 'clusters': more than 65536 nodes in total", origin);
         goto done;
     }
+    /* A cluster form with links gets a route per pair (about 4 times the matrices' memory): the
+     * limit is half the node cap, checked before anything is allocated. */
+    if (json_object_get(root, "backbone") && total > hc__max_nodes() / 2) {
+        rc =
+            hc__error(HC_ERR_LIMIT,
+                      "%s: field 'clusters': %llu nodes with links need about %.3g GB of route "
+                      "tables, more than the limit of %llu nodes (half of HETCOLL_MAX_NODES; "
+                      "set it to raise the limit)",
+                      origin, (unsigned long long)total, 64.0 * (double)total * (double)total / 1e9,
+                      (unsigned long long)(hc__max_nodes() / 2));
+        goto done;
+    }
     /* inter-cluster links: NAN = not given yet */
     for (size_t k = 0; k < C * C; k++)
         ilat[k] = ibw[k] = NAN;

@@ -47,6 +47,12 @@ typedef struct {
     hc__fe_t *fe;
     size_t *of; /* engine id -> transfer */
     size_t added;
+    /* Windows with any-slot reuse (a total exchange's Waitany): group g lists its transfers in
+     * posting order (idx[off[g]..off[g + 1])); the one at position q waits for a free slot,
+     * i.e. for q - win[g] + 1 of the group's releases (a send's release, a receive's end). */
+    size_t n_groups, *goff, *gidx, *gnext, *greleased;
+    uint32_t *gwin;
+    size_t *sgroup, *rgroup; /* per transfer: its send / receive group, or SIZE_MAX */
 } fr_t;
 
 static int push_xfer(fr_t *f, uint32_t src, uint32_t dst, double bytes, size_t ev, uint64_t eager)
@@ -134,14 +140,38 @@ static int try_add(fr_t *f, size_t y)
     return hc__fe_add(f->fe, x->src, x->dst, x->bytes, fmax(x->spost, x->rpost), NULL);
 }
 
+static int side_ready(fr_t *f, size_t y, int sender);
+
+/* A transfer of group g was released at t: the next one waiting for a slot gets it. */
+static int group_release(fr_t *f, size_t g, int sender, double t)
+{
+    if (g == SIZE_MAX)
+        return HC_OK;
+    f->greleased[g]++;
+    size_t n = f->goff[g + 1] - f->goff[g];
+    if (f->gnext[g] >= n || f->gnext[g] >= f->greleased[g] + f->gwin[g])
+        return HC_OK;
+    size_t y = f->gidx[f->goff[g] + f->gnext[g]++];
+    xfer_t *x = &f->x[y];
+    if (sender) {
+        x->spost = fmax(x->spost, t);
+        return --x->sleft == 0 ? side_ready(f, y, 1) : HC_OK;
+    }
+    x->rpost = fmax(x->rpost, t);
+    return --x->rleft == 0 ? side_ready(f, y, 0) : HC_OK;
+}
+
 /* A side of y got ready: its eager release fires, and y starts when both sides are. */
 static int side_ready(fr_t *f, size_t y, int sender)
 {
     xfer_t *x = &f->x[y];
     if (sender) {
         x->sready = 1;
-        if (x->eager)
+        if (x->eager) {
             push_edges(f, f->off_post, f->adj_post, y, x->spost);
+            if (f->sgroup)
+                HC__TRY(group_release(f, f->sgroup[y], 1, x->spost));
+        }
     } else {
         x->rready = 1;
     }
@@ -204,7 +234,12 @@ static int run(fr_t *f, const hc_platform_t *pl, const hc_sim_opts_t *opts, hc_s
         if (t > r->makespan)
             r->makespan = t;
         push_edges(f, f->off_end, f->adj_end, y, t);
-        rc = drain(f);
+        if (f->sgroup && !x->eager)
+            rc = group_release(f, f->sgroup[y], 1, t);
+        if (rc == HC_OK && f->rgroup)
+            rc = group_release(f, f->rgroup[y], 0, t);
+        if (rc == HC_OK)
+            rc = drain(f);
     }
     if (rc == HC_OK && done < f->n)
         rc = hc__error(HC_ERR_INVALID_SCHEDULE,
@@ -257,6 +292,51 @@ static int chain(fr_t *f, const size_t *idx, size_t a, size_t b, uint32_t w, int
     return HC_OK;
 }
 
+/* A total exchange's windows: per node a send group and a receive group (the events of the
+ * node in planned order; transfers are events). Takes the lists. */
+static int groups(fr_t *f, const hc_schedule_t *s, const hc_platform_t *pl, size_t *so, size_t *si,
+                  size_t *ro, size_t *ri)
+{
+    size_t P = s->P, E = s->n_events;
+    f->n_groups = 2 * P;
+    f->goff = hc__malloc(2 * P + 1, sizeof *f->goff);
+    f->gidx = hc__malloc(2 * E + 1, sizeof *f->gidx);
+    f->gnext = hc__calloc(2 * P + 1, sizeof *f->gnext);
+    f->greleased = hc__calloc(2 * P + 1, sizeof *f->greleased);
+    f->gwin = hc__malloc(2 * P + 1, sizeof *f->gwin);
+    f->sgroup = hc__malloc(E + 1, sizeof *f->sgroup);
+    f->rgroup = hc__malloc(E + 1, sizeof *f->rgroup);
+    int rc = f->goff && f->gidx && f->gnext && f->greleased && f->gwin && f->sgroup && f->rgroup
+                 ? HC_OK
+                 : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    size_t k = 0;
+    for (uint32_t u = 0; rc == HC_OK && u < P; u++) {
+        uint32_t w[2];
+        rc = hc_schedule_exec_windows(s, pl, u, &w[0], &w[1]);
+        for (int side = 0; rc == HC_OK && side < 2; side++) {
+            size_t g = 2 * (size_t)u + (size_t)side, *off = side ? ro : so, *idx = side ? ri : si;
+            size_t n = off[u + 1] - off[u];
+            f->goff[g] = k;
+            f->gwin[g] = w[side] ? w[side] : (uint32_t)(n ? n : 1);
+            f->gnext[g] = n < f->gwin[g] ? n : f->gwin[g];
+            for (size_t q = off[u]; q < off[u + 1]; q++) {
+                size_t y = idx[q];
+                f->gidx[k++] = y;
+                (side ? f->rgroup : f->sgroup)[y] = g;
+                if (q - off[u] >= f->gwin[g]) /* waits for a slot */
+                    *(side ? &f->x[y].rleft : &f->x[y].sleft) += 1;
+            }
+        }
+    }
+    if (rc == HC_OK)
+        f->goff[2 * P] = k;
+    free(so);
+    free(si);
+    free(ro);
+    free(ri);
+    return rc;
+}
+
 /* Total exchange and broadcast: a transfer per event. */
 static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *truth,
                         const hc_sim_opts_t *opts, const size_t *order)
@@ -269,16 +349,15 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
     int rc = lists(s, order, 0, &so, &si);
     if (rc == HC_OK)
         rc = lists(s, order, 1, &ro, &ri);
+    if (rc == HC_OK && s->coll == HC_COLL_ALLTOALL)
+        return groups(f, s, pl, so, si, ro, ri);
     for (uint32_t u = 0; rc == HC_OK && u < s->P; u++) {
-        uint32_t ws = 1, wr = 1;
-        if (s->coll == HC_COLL_ALLTOALL)
-            rc = hc_schedule_exec_windows(s, pl, u, &ws, &wr);
-        else if (truth->msg_bytes <= HC_EXEC_SMALL_BYTES && so[u + 1] - so[u] >= 2)
+        uint32_t ws = 1;
+        if (truth->msg_bytes <= HC_EXEC_SMALL_BYTES && so[u + 1] - so[u] >= 2)
             ws = 0; /* small whole messages: every send posted at once */
+        rc = chain(f, si, so[u], so[u + 1], ws, X_SREL);
         if (rc == HC_OK)
-            rc = chain(f, si, so[u], so[u + 1], ws, X_SREL);
-        if (rc == HC_OK)
-            rc = chain(f, ri, ro[u], ro[u + 1], wr, X_REND);
+            rc = chain(f, ri, ro[u], ro[u + 1], 1, X_REND);
     }
     if (rc == HC_OK && s->coll == HC_COLL_BCAST) {
         /* data: the broadcast's edges gate the sender; they index events = transfers */
@@ -394,10 +473,10 @@ static int run_redistribute(const hc_schedule_t *s, const hc_problem_t *truth,
         /* the star barrier: node 0 hears from everyone, then answers all */
         double g = enter[0];
         for (uint32_t j = 1; j < P; j++)
-            g = fmax(g, fmax(enter[j], enter[0]) + hc_platform_latency(pl, j, 0));
+            g = fmax(g, fmax(enter[j], enter[0]) + hc__fe_latency(fe, j, 0, 0));
         enter[0] = g;
         for (uint32_t j = 1; j < P; j++)
-            enter[j] = fmax(g, enter[j]) + hc_platform_latency(pl, 0, j);
+            enter[j] = fmax(g, enter[j]) + hc__fe_latency(fe, 0, j, 0);
         memcpy(ready, enter, P * sizeof *ready);
     }
     for (uint32_t j = 0; j < P; j++)
@@ -449,5 +528,12 @@ int hc__simulate_flow(const hc_schedule_t *s, const hc_problem_t *truth, const h
     free(f.stack);
     free(f.stime);
     free(f.of);
+    free(f.goff);
+    free(f.gidx);
+    free(f.gnext);
+    free(f.greleased);
+    free(f.gwin);
+    free(f.sgroup);
+    free(f.rgroup);
     return rc;
 }

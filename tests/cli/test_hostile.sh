@@ -57,6 +57,9 @@ row() {
 
 # Inputs (each under 1 KiB unless it is a device).
 printf '{"format":"hetcoll-platform/1","nodes":16384}' >"$T/p48.json"
+# a cluster form with links claiming 12000 nodes: a route per pair would need ~9 GB (a fuzzing
+# finding: it took 16 s and 5.5 GB before failing)
+printf '{"format":"hetcoll-platform/2","clusters":[{"name":"A","nodes":12000,"latency_s":1e-4,"bandwidth_Bps":1e8,"uplink":{"bandwidth_Bps":1e7,"latency_s":0.005}},{"name":"B","nodes":2,"latency_s":1e-4,"bandwidth_Bps":1e8,"uplink":{"bandwidth_Bps":1e7,"latency_s":0.005}}],"backbone":{"bandwidth_Bps":1e10}}' >"$T/links12k.json"
 printf '{"format":"hetcoll-schedule/1","collective":"alltoall","algorithm":"x","nodes":20000,"makespan":1,"lower_bound":0,"events":[{"src":0,"dst":1,"start":0,"end":1,"bytes":1}]}' >"$T/s20k.json"
 "$H" platform export builtin:gusto -o "$T/gusto.json"
 { head -c 40 "$T/gusto.json"; printf '\0garbage'; } >"$T/nul.json"
@@ -87,6 +90,7 @@ row 1 "standard output: write failed" -- sh -c "'$H' platform export builtin:gus
 row 1 "NUL byte" -- "$H" forecast --series /dev/zero
 # 4. memory from a few bytes
 row 1 "field 'latency_s': missing" -- "$H" platform show "$T/p48.json"
+row 1 "12002 nodes with links need about" -- "$H" platform show "$T/links12k.json"
 row 0 "" -- "$H" validate --schedule "$T/s20k.json"
 row 1 "NUL byte" -- "$H" platform show /dev/zero
 row 1 "NUL byte" -- "$H" schedule alltoall --platform builtin:gusto --sizes /dev/zero --algo caterpillar
