@@ -85,8 +85,8 @@ static int wrap_text(FILE *f, double x, double y, double fs, double width, const
         }
         char line[1024];
         snprintf(line, sizeof line, "%.*s", (int)(cut < sizeof line ? cut : sizeof line - 1), p);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\"%s>", x, y + lines * fs * 1.3, fs,
-                attrs ? attrs : "");
+        fprintf(f, "<text%s x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\">", attrs ? attrs : "", x,
+                y + lines * fs * 1.3, fs);
         xml_text(f, line);
         fputs("</text>\n", f);
         lines++;
@@ -737,10 +737,10 @@ int cli_svg_bars(const char *path, const char *title, const char *subtitle,
         fclose(f);
         return cli_error("out of memory"), -1;
     }
-    fputs("<text x=\"10\" y=\"24\" font-size=\"17\" font-weight=\"bold\">", h);
+    fputs("<text class=\"title\" x=\"10\" y=\"24\" font-size=\"17\" font-weight=\"bold\">", h);
     xml_text(h, title);
     fputs("</text>\n", h);
-    int nl = subtitle ? wrap_text(h, 10, 44, 12, W - 20, subtitle, NULL) : 0;
+    int nl = subtitle ? wrap_text(h, 10, 44, 12, W - 20, subtitle, " class=\"subtitle\"") : 0;
     double ly = 44 + nl * 12 * 1.3 + 6;
     double x = 10;
     x = legend_item(h, x, ly, "#08519c", NULL, NULL, 1, "auto and the algorithm it chose");
