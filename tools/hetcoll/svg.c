@@ -662,7 +662,10 @@ int cli_svg_schedule_on(FILE *f, const hc_schedule_t *s, const hc_platform_t *pl
                 fprintf(f,
                         "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"middle\" "
                         "fill=\"%s\">",
-                        x + w / 2, y + eh / 2 + fs * 0.35, fs, side ? "#444" : "black");
+                        x + w / 2, y + eh / 2 + fs * 0.35, fs,
+                        side      ? "#444"
+                        : e->tree ? "white"
+                                  : "black");
                 xml_text(f, lab);
                 fputs("</text>\n", f);
             }
