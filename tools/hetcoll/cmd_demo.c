@@ -242,10 +242,10 @@ static void fmt_vs(char *buf, size_t len, double mine, double mpi)
         snprintf(buf, len, "-");
     else if (fabs(mine - mpi) <= 1e-9 * mpi)
         snprintf(buf, len, "same");
-    else if (mine < mpi)
-        snprintf(buf, len, "%.2fx faster", mpi / mine);
+    else if (mine < mpi) /* 3 decimals near 1, so that a small gain does not read 1.00x */
+        snprintf(buf, len, "%.*fx faster", mpi / mine < 1.1 ? 3 : 2, mpi / mine);
     else
-        snprintf(buf, len, "%.2fx slower", mine / mpi);
+        snprintf(buf, len, "%.*fx slower", mine / mpi < 1.1 ? 3 : 2, mine / mpi);
 }
 
 /* Run every algorithm of problem p, print its block, record the summary. */
