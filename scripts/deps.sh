@@ -2,7 +2,8 @@
 # Install hetcoll's build and test dependencies (Debian 12 packages) when any is missing.
 # Sourced by scripts/demo.sh and scripts/test.sh; safe to run again.
 set -euo pipefail
-HC_PKGS="gcc cmake ninja-build pkg-config libjansson-dev libcmocka-dev openmpi-bin libopenmpi-dev mpich libmpich-dev iproute2 libsimgrid-dev time"
+# librsvg2-bin: rsvg-convert, which turns the SVG pictures into PNG (--png of demo and experiment ttcc)
+HC_PKGS="gcc cmake ninja-build pkg-config libjansson-dev libcmocka-dev openmpi-bin libopenmpi-dev mpich libmpich-dev iproute2 libsimgrid-dev time librsvg2-bin"
 hc_install_deps() {
     local missing=()
     for p in $HC_PKGS "$@"; do

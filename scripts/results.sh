@@ -2,6 +2,7 @@
 # Regenerate the measured tables of docs/results/ from the current build: each file carries the
 # command, the machine, the date and the commit it was measured with.
 #   scripts/results.sh            all tables
+#   scripts/results.sh demo ...   only these (demo, bcast_auto, links)
 # BUILD=dir picks the build directory (default build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,19 @@ machine="$(uname -sm), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | c
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# want NAME: the table NAME was asked for (all when no argument was given)
+want() {
+    [ $# -gt 0 ] || return 1
+    [ ${#sections[@]} -eq 0 ] && return 0
+    local s
+    for s in "${sections[@]}"; do [ "$s" = "$1" ] && return 0; done
+    return 1
+}
+sections=("$@")
+for s in "${sections[@]}"; do
+    case $s in demo | bcast_auto | links) ;; *) echo "results: unknown table '$s' (demo, bcast_auto, links)" >&2; exit 2 ;; esac
+done
 
 # header FILE TITLE COMMAND: the provenance lines of a table
 header() {
@@ -26,20 +40,31 @@ header() {
     } >"$1"
 }
 
-# Every registered algorithm on the built-in platforms: planned = simulated makespan and the
-# ratio to the lower bound (the demo's table).
-cmd="hetcoll demo --msg 1MiB"
+# Every registered algorithm on the built-in platforms: the demo's own output (its legend
+# explains the columns), and its summary picture.
+if want demo; then
+cmd="hetcoll demo --msg 1MiB --error-sigma 0.1 --seed 1"
 header docs/results/demo.md "Every algorithm on the built-in platforms, 1 MiB" "$cmd"
-"$H" demo --msg 1MiB --out "$tmp/demo" >"$tmp/demo.txt"
+"$H" demo --msg 1MiB --error-sigma 0.1 --seed 1 --out "$tmp/demo" >"$tmp/demo.txt"
 {
-    echo "Planned (predicted) makespan, the simulator's replay of it (sigma 0), the lower bound"
-    echo "hetcoll reports for the schedule, and their ratio. \`auto\` is each collective's default."
+    echo "The demo's output as it prints it: per problem one lower bound, per algorithm the"
+    echo "predicted makespan, its replay on a network perturbed by sigma 0.1 (seed 1), the ratio to"
+    echo "the bound and the comparison with the MPI default, auto's choice, then the summary."
     echo
     echo '```'
-    cat "$tmp/demo.txt"
+    sed "s|$tmp/demo|hetcoll-demo|" "$tmp/demo.txt"
     echo '```'
+    echo
+    echo "The summary picture (\`hetcoll-demo/summary.svg\`): each algorithm's predicted makespan"
+    echo "divided by its problem's lower bound, the MPI default in orange, auto and its choice in"
+    echo "dark blue."
+    echo
+    echo '![every algorithm against the bound](demo-summary.svg)'
 } >>docs/results/demo.md
+cp "$tmp/demo/summary.svg" docs/results/demo-summary.svg
+fi
 
+if want bcast_auto; then
 # auto against each candidate on random grids: how often and by how much the default wins.
 cmd="hetcoll schedule bcast --platform random:grid:clusters=C:nodes=N:seed=S --msg 1MiB --algo A"
 header docs/results/bcast_auto.md "Broadcast: auto against the classic and grid heuristics on random grids" "$cmd"
@@ -65,6 +90,8 @@ header docs/results/bcast_auto.md "Broadcast: auto against the classic and grid 
         echo " $chose |"
     done
 } >>docs/results/bcast_auto.md
+fi
+if want links; then
 # The link level: per-pair plan, flow model and link bound on the 3-site shared-uplink grid.
 cmd="hetcoll schedule COLL --platform random:sites:nodes=20:interleave=1 --msg SIZE"
 header docs/results/links.md "On shared links: the per-pair plan, the flow model and the link bound" "$cmd"
@@ -86,4 +113,5 @@ header docs/results/links.md "On shared links: the per-pair plan, the flow model
             END { gsub(/[()]/, "", r); printf "| %s | %s | %s | %s | %s | %s | %s |\n", c, m, kept, plan, flow, lb, r }' "$tmp/l.txt"
     done
 } >>docs/results/links.md
+fi
 echo "docs/results: $(ls docs/results | tr '\n' ' ')"

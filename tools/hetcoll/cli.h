@@ -141,8 +141,9 @@ FILE *cli_open_in_dir(const char *dir, const char *fmt, ...)
 #endif
     ;
 
-/* SVG timing diagram of a schedule (svg.c): one column per node, time downward, each
- * rectangle labelled with its destination, header with makespan and lower bound. */
+/* SVG timing diagram of a schedule (svg.c) without the platform (pictures.h has the form with
+ * node names): one row per node, time to the right, each rectangle labelled with its
+ * destination, header with makespan and lower bound, a legend. */
 int cli_svg_schedule(FILE *f, const hc_schedule_t *s, const char *title);
 
 /* Simple SVG line plot (plot.c): series share x values; y may be log-scaled (non-positive

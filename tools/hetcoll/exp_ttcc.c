@@ -1,7 +1,16 @@
 /* `hetcoll experiment ttcc`: 002 (Cha et al.) Figures 8-11. ECEF and TTCC broadcasts planned
- * on a distorted cost matrix M1 = M0 x max(0.01, 1 + N(0, sigma)) (each ordered pair drawn
- * independently) and replayed on the true matrix M0 (002 §3.3), with the TTCC switch cost
- * alpha. M0: message 1 MB, per ordered pair latency U[10 us, 1 ms] and bandwidth
+ * on a distorted cost matrix M1 = M0 x f, one factor f per ordered pair drawn independently,
+ * and replayed on the true matrix M0 (002 §3.3), with the TTCC switch cost alpha.
+ * Distortion (--distortion, --floor F, default 0.01): "redraw" (the default) draws
+ * f = 1 + N(0, sigma) again until f >= F, a normal truncated at F; "clamp", the older rule,
+ * takes max(F, 1 + N(0, sigma)), which puts every draw below F AT F (2.4 % of the pairs at
+ * sigma = 0.5): the planners then route through those near-free edges and ECEF's delay was not
+ * monotone in sigma. The floor stays the clamp's 0.01 so that only the point mass goes; a
+ * higher floor also cuts the normal's tail and flattens the curve. ECEF / TTCC delay at sigma
+ * 0.3, 0.4, 0.5 (`--nodes 100 --trials 100`, the default sigmas and seed): redraw 0.01
+ * 111 / 186 / 220 % and 57 / 88 / 105 %; clamp 168 / 452 / 324 % and 64 / 147 / 173 %; redraw
+ * 0.1 73 / 87 / 90 % and 49 / 59 / 65 %.
+ * M0: message 1 MB, per ordered pair latency U[10 us, 1 ms] and bandwidth
  * U[10 KB/s, 200 MB/s] (002 §4). Output: mean execution time per (nodes, sigma) and the ratio
  * of delay (P(E_sigma) - P(E_0)) / P(E_0) of each algorithm against its own sigma = 0 time.
  * Everything is seeded (--seed); the same M0 is used for every sigma of a trial. */
@@ -14,6 +23,26 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pictures.h"
+
+/* The default smallest distortion factor (--floor): the clamp's value of old, so that the
+ * redraw rule differs from the clamp only in where the draws below it go. */
+#define DEFAULT_FLOOR 0.01
+
+/* One distortion factor: 1 when sigma is 0; else 1 + N(0, sigma), drawn again until >= floor
+ * (clamp = 0) or raised to floor (clamp = 1). */
+static double distortion(hc_rng_t *r, double sigma, int clamp, double floor_)
+{
+    if (!(sigma > 0))
+        return 1;
+    for (;;) {
+        double f = 1 + sigma * hc_rng_normal(r);
+        if (clamp)
+            return f < floor_ ? floor_ : f;
+        if (f >= floor_)
+            return f;
+    }
+}
 
 static void help(FILE *f)
 {
@@ -21,17 +50,22 @@ static void help(FILE *f)
             "Usage: hetcoll experiment ttcc [--nodes LIST] [--sigma LIST] [--trials N]\n"
             "                               [--alpha A] [--msg SIZE] [--seed S] --out DIR\n\n"
             "Reproduce Cha et al. Figures 8-11: ECEF and TTCC planned on a distorted cost matrix\n"
-            "(costs x (1 + N(0, sigma))) and replayed on the true one. Latency U[10us, 1ms],\n"
-            "bandwidth U[10KB/s, 200MB/s] per ordered pair. Writes DIR/ttcc.csv,\n"
+            "(each cost x its own factor 1 + N(0, sigma)) and replayed on the true one. Latency\n"
+            "U[10us, 1ms], bandwidth U[10KB/s, 200MB/s] per ordered pair. Writes DIR/ttcc.csv,\n"
             "DIR/ttcc_time_nodes.svg (Figs. 8/10), DIR/ttcc_time_sigma.svg (Fig. 9) and\n"
-            "DIR/ttcc_delay.svg (Fig. 11); prints the table at the largest node count beside\n"
-            "the paper's numbers.\n\n"
+            "DIR/ttcc_delay.svg (Fig. 11), and with --png a PNG of each; prints the table at the\n"
+            "largest node count beside the paper's numbers.\n\n"
             "Options:\n"
             "  --nodes LIST       node counts (default 10..100:10)\n"
             "  --sigma LIST       error standard deviations (default 0,0.1,0.2,0.3,0.4,0.5)\n"
             "  --trials N         cost matrices per node count (default 100; the paper: 1000)\n"
             "  --alpha A          TTCC switch cost, fraction of the mean edge time (default 0)\n"
             "  --msg SIZE         message size (default 1MB)\n"
+            "  --distortion RULE  redraw (default): a factor below the floor is drawn again (a\n"
+            "                     normal truncated at the floor); clamp: max(floor, 1 + N(0,\n"
+            "                     sigma)), the older rule, which piles the low draws at the floor\n"
+            "  --floor F          smallest factor, 0 < F < 1 (default 0.01)\n"
+            "  --png              also write each plot as PNG (needs rsvg-convert)\n"
             "  --seed S           seed (default 1)\n"
             "  --out DIR          output directory (created)\n"
             "  -h, --help         this help\n\n"
@@ -70,12 +104,15 @@ int exp_ttcc_main(int argc, char **argv)
                                              {"sigma", required_argument, NULL, 'g'},
                                              {"alpha", required_argument, NULL, 'a'},
                                              {"msg", required_argument, NULL, 'm'},
+                                             {"distortion", required_argument, NULL, 'd'},
+                                             {"floor", required_argument, NULL, 'F'},
+                                             {"png", no_argument, NULL, 'P'},
                                              CLI_EXP_LONGOPTS,
                                              {NULL, 0, NULL, 0}};
     const char *nodes_s = "10..100:10", *sigma_s = "0,0.1,0.2,0.3,0.4,0.5", *out = NULL;
     uint64_t trials = 100, seed = 1, msg = 1000000;
-    double alpha = 0;
-    int c;
+    double alpha = 0, floor_ = DEFAULT_FLOOR;
+    int c, clamp = 0, png = 0;
     const cli_exp_args_t ea = {&trials, &seed, &out, 1000000};
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -94,6 +131,21 @@ int exp_ttcc_main(int argc, char **argv)
             if (cli_parse_size(optarg, &msg) != 0 || msg == 0)
                 return cli_value_error(cmd, "--msg: expected a size > 0 (e.g. 1MB), got '%s'",
                                        optarg);
+            break;
+        case 'd':
+            if (strcmp(optarg, "redraw") == 0 || strcmp(optarg, "clamp") == 0)
+                clamp = strcmp(optarg, "clamp") == 0;
+            else
+                return cli_value_error(cmd, "--distortion: expected redraw or clamp, got '%s'",
+                                       optarg);
+            break;
+        case 'F':
+            if (cli_parse_double(optarg, &floor_) != 0 || !(floor_ > 0) || !(floor_ < 1))
+                return cli_value_error(cmd, "--floor: expected a number in (0, 1), got '%s'",
+                                       optarg);
+            break;
+        case 'P':
+            png = 1;
             break;
         case 'h':
             help(stdout);
@@ -127,6 +179,8 @@ int exp_ttcc_main(int argc, char **argv)
     for (size_t k = 0; k < ns; k++)
         if (sig[k] == 0)
             s0 = k;
+    if (rc == CLI_OK && png)
+        rc = cli_png_check();
     if (rc == CLI_OK)
         rc = cli_make_outdir(out);
     /* sums[(i * ns + k) * 2 + a], a = 0 ECEF, 1 TTCC */
@@ -161,10 +215,8 @@ int exp_ttcc_main(int argc, char **argv)
             for (size_t k = 0; k < ns && rc == CLI_OK; k++) {
                 for (uint32_t a = 0; a < P; a++)
                     for (uint32_t b = 0; b < P; b++) {
-                        double f = 1;
-                        if (sig[k] > 0)
-                            f = 1 + sig[k] * hc_rng_normal(&r);
-                        HC_AT(m1, a, b) = a == b ? 0 : HC_AT(m0, a, b) * (f < 0.01 ? 0.01 : f);
+                        double f = distortion(&r, sig[k], clamp, floor_);
+                        HC_AT(m1, a, b) = a == b ? 0 : HC_AT(m0, a, b) * f;
                     }
                 double te = 0, tt = 0;
                 lrc = plan_and_replay(&plan, &truth, "ecef", alpha, &te);
@@ -199,9 +251,12 @@ int exp_ttcc_main(int argc, char **argv)
                         DELAY(i, k, 0), DELAY(i, k, 1));
         rc = cli_close_file(csv, "ttcc.csv", rc);
         size_t last = nn - 1;
-        printf("Cha et al. Fig. 11: N = %llu, %llu trials, alpha = %g; ratio of delay "
-               "(P(E_sigma) - P(E_0)) / P(E_0), paper in parentheses\n",
-               (unsigned long long)nodes[last], (unsigned long long)trials, alpha);
+        printf("Cha et al. Fig. 11: N = %llu, %llu trials, alpha = %g, seed %llu, distortion %s "
+               "%g (%s); ratio of delay (P(E_sigma) - P(E_0)) / P(E_0), paper in parentheses\n",
+               (unsigned long long)nodes[last], (unsigned long long)trials, alpha,
+               (unsigned long long)seed, clamp ? "clamp" : "redraw", floor_,
+               clamp ? "max(floor, 1 + N(0, sigma))"
+                     : "1 + N(0, sigma) drawn again below the floor");
         printf("%6s %14s %14s %16s %16s\n", "sigma", "ECEF time(s)", "TTCC time(s)", "ECEF delay",
                "TTCC delay");
         for (size_t k = 0; k < ns; k++) {
@@ -238,10 +293,18 @@ int exp_ttcc_main(int argc, char **argv)
                     snprintf(names[q], sizeof names[q], "%s sigma=%g", a ? "TTCC" : "ECEF", sig[k]);
                     ser[q] = (cli_series_t){names[q], y + q * nn};
                 }
+            /* one colour per sigma; ECEF solid with circles, TTCC dashed with squares */
+            cli_plot_style_t *st = malloc(nser * sizeof *st);
+            for (size_t q = 0; st && q < nser; q++)
+                st[q] = (cli_plot_style_t){(int)(q / 2) + 1, (int)(q % 2) + 1};
             snprintf(path, sizeof path, "%s/ttcc_time_nodes.svg", out);
-            if (cli_plot_svg(path, "ECEF vs TTCC execution time (Cha et al. Figs. 8, 10)", "nodes",
-                             "execution time (s)", x, nn, ser, nser, 0) != 0)
+            if (!st)
+                rc = cli_error("out of memory");
+            else if (cli_plot_svg_styled(
+                         path, "ECEF vs TTCC execution time (Cha et al. Figs. 8, 10)", "nodes",
+                         "execution time (s)", x, nn, ser, nser, 0, st) != 0)
                 rc = CLI_ERROR;
+            free(st);
             for (size_t k = 0; k < ns; k++) {
                 xs[k] = sig[k];
                 ys[k] = MEAN(last, k, 0);
@@ -251,18 +314,30 @@ int exp_ttcc_main(int argc, char **argv)
             }
             cli_series_t s2[4] = {
                 {"ECEF", ys}, {"TTCC", ys + ns}, {"ECEF", ys + 2 * ns}, {"TTCC", ys + 3 * ns}};
+            const cli_plot_style_t st2[2] = {{1, 1}, {2, 2}};
+            char title2[160];
             snprintf(path, sizeof path, "%s/ttcc_time_sigma.svg", out);
-            if (rc == CLI_OK && cli_plot_svg(path, "execution time vs sigma (Cha et al. Fig. 9)",
-                                             "sigma", "execution time (s)", xs, ns, s2, 2, 0) != 0)
+            snprintf(title2, sizeof title2, "execution time vs sigma, N = %llu (Cha et al. Fig. 9)",
+                     (unsigned long long)nodes[last]);
+            if (rc == CLI_OK && cli_plot_svg_styled(path, title2, "sigma", "execution time (s)", xs,
+                                                    ns, s2, 2, 0, st2) != 0)
                 rc = CLI_ERROR;
             snprintf(path, sizeof path, "%s/ttcc_delay.svg", out);
-            if (rc == CLI_OK && cli_plot_svg(path, "ratio of delay (Cha et al. Fig. 11)", "sigma",
-                                             "delay (%)", xs, ns, s2 + 2, 2, 0) != 0)
+            snprintf(title2, sizeof title2,
+                     "ratio of delay, N = %llu, %s distortion (Cha et al. Fig. 11)",
+                     (unsigned long long)nodes[last], clamp ? "clamped" : "redrawn");
+            if (rc == CLI_OK && cli_plot_svg_styled(path, title2, "sigma", "delay vs sigma = 0 (%)",
+                                                    xs, ns, s2 + 2, 2, 0, st2) != 0)
                 rc = CLI_ERROR;
+            static const char *const plots[] = {"ttcc_time_nodes", "ttcc_time_sigma", "ttcc_delay"};
+            for (size_t k = 0; png && rc == CLI_OK && k < 3; k++) {
+                snprintf(path, sizeof path, "%s/%s.svg", out, plots[k]);
+                rc = cli_svg_to_png(path);
+            }
             if (rc == CLI_OK)
                 printf("wrote %s/ttcc.csv, ttcc_time_nodes.svg, ttcc_time_sigma.svg, "
-                       "ttcc_delay.svg\n",
-                       out);
+                       "ttcc_delay.svg%s\n",
+                       out, png ? " and their .png" : "");
         }
         free(x);
         free(xs);
