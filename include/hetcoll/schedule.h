@@ -195,10 +195,13 @@ int hc_schedule_load(const char *path, hc_schedule_t **out);
  *                 afterwards; the root never sends; one communication at a time */
 int hc_schedule_validate(const hc_schedule_t *s, const hc_problem_t *pb);
 
-/* Lower bound on the makespan of any schedule for pb:
+/* Lower bound on the makespan of any schedule for pb; hc_schedule_compute reports it in every
+ * schedule (lower_bound), so that one bound per problem serves every ratio:
  *   alltoall      max over nodes of total send and total receive time (000 §4.1)
  *   redistribute  eta = eta_d + beta * eta_s (001 Proposition 1)
- *   bcast         max over nodes of the shortest-path time from the root
+ *   bcast         max over nodes of the one-byte shortest-path time from the root and
+ *                 (whole-duration ports) of the cheapest whole-message receive: valid for
+ *                 segmented schedules too (src/sched/bound_bcast.c)
  *   reduce        see src/sched/bound_reduce.c */
 int hc_lower_bound(const hc_problem_t *pb, double *out);
 

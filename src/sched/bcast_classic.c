@@ -280,7 +280,6 @@ int hc__bcast_classic_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opt
         s->root = pb->root;
         s->n_segments = k;
         if (k > 1) {
-            hc__bcast_set_seg_bound(pb, s);
             rc = hc_schedule_set_note(s, "%s: %u segments of %llu bytes", a->name, k,
                                       (unsigned long long)seg);
         }

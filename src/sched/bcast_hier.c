@@ -267,8 +267,6 @@ int hc__bcast_hier_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts,
     if (rc == HC_OK) {
         s->root = pb->root;
         s->n_segments = nseg;
-        if (nseg > 1)
-            hc__bcast_set_seg_bound(pb, s);
         rc = hier_note(&h, rule, best_seg, s);
     }
     hc__hier_free(&h);

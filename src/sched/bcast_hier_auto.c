@@ -140,8 +140,6 @@ static int chain_schedule(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc
     if (rc == HC_OK) {
         s->root = pb->root;
         s->n_segments = k;
-        if (k > 1)
-            hc__bcast_set_seg_bound(pb, s);
         size_t cap = 160 + (size_t)nc * 64, len = 0;
         char *note = hc__malloc(cap, 1);
         if (!note) {

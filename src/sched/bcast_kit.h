@@ -240,8 +240,4 @@ int hc__bcast_use_hier(const hc_problem_t *pb, const hc_algo_opts_t *opts);
 int hc__bcast_hetero(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                      const hc__edge_rule_t *rule, hc_schedule_t **out);
 
-/* Lower bound of a segmented schedule (bound_bcast.c): each node receives its bytes one transfer
- * at a time, at best from its cheapest sender. */
-void hc__bcast_set_seg_bound(const hc_problem_t *pb, hc_schedule_t *s);
-
 #endif

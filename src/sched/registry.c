@@ -94,15 +94,15 @@ int hc_schedule_compute(const hc_problem_t *pb, const char *algo, const hc_algo_
     /* `auto`-style algorithms name the winner themselves; keep what they set. */
     if (s->algorithm[0] == '\0')
         snprintf(s->algorithm, sizeof s->algorithm, "%s", info->name);
-    if (isnan(s->lower_bound)) {
-        double lb;
-        rc = hc_lower_bound(pb, &lb);
-        if (rc != HC_OK) {
-            hc_schedule_destroy(s);
-            return rc;
-        }
-        s->lower_bound = lb;
+    /* One bound per problem (the strongest valid for every schedule of it), in every schedule,
+     * whatever the algorithm computed for itself. */
+    double lb;
+    rc = hc_lower_bound(pb, &lb);
+    if (rc != HC_OK) {
+        hc_schedule_destroy(s);
+        return rc;
     }
+    s->lower_bound = lb;
     hc_schedule_finish(s);
     *out = s;
     return HC_OK;
