@@ -1,7 +1,8 @@
 /* Grid benchmark driver: hetcoll's collectives (libhetcoll_mpi) against the MPI library's own
  * on the same platform. Standard MPI: built with smpicc for SimGrid SMPI (bench/grid/run.sh,
  * simulated times) and with mpicc for real runs (tests/netns). Usage:
- *   grid_bench --platform SPEC --scenario NAME --ops OP[,OP...] [--reps N (3)]
+ *   grid_bench [--platform SPEC] [--model hockney|plogp] --scenario NAME --ops OP[,OP...]
+ *              [--reps N (3)]
  *              [--native-reps N (1: SMPI's native collectives are deterministic)] [--no-hetcoll]
  *              [--no-native] [--k K] [--label NATIVE] [--groups N1,N2] [--algos all|A,B,...]
  * (GRID_BENCH_WALL=1 in the environment: wall-clock time of each phase on stderr.)
@@ -11,6 +12,8 @@
  *     first N1 ranks to the next N2), pair (i, j)
  *     carrying SIZE * (1 + (7i + 13j) mod 4) / 2 bytes; hetcoll's KPBS schedule with at most K
  *     transfers per step against "post every Isend/Irecv at once").
+ * Without --platform the runtime finds one as without a platform (HETCOLL_PLATFORM, else its
+ * link probe), once, reported on stderr with its cost; --model: the runtime's cost model.
  * --algos: instead of "auto", each listed registry algorithm of the op's collective in turn
  * (forced, a fresh communicator each; the label column names it): the model accuracy table.
  * SIZE: bytes with optional K/M suffix (KiB/MiB). Rank 0 prints one tab-separated row per op:
@@ -371,6 +374,7 @@ int main(int argc, char **argv)
     const char *spec = NULL, *scenario = "-", *ops = NULL, *label = "native", *algos = NULL;
     run_t r = {3, 1, 0, 0};
     int g1 = -1, g2 = -1;
+    hc_model_t model = HC_MODEL_HOCKNEY;
     b.k = 0;
     for (int a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--platform") == 0 && a + 1 < argc)
@@ -389,6 +393,9 @@ int main(int argc, char **argv)
             label = argv[++a];
         else if (strcmp(argv[a], "--algos") == 0 && a + 1 < argc)
             algos = argv[++a];
+        else if (strcmp(argv[a], "--model") == 0 && a + 1 < argc &&
+                 (strcmp(argv[a + 1], "hockney") == 0 || strcmp(argv[a + 1], "plogp") == 0))
+            model = strcmp(argv[++a], "plogp") == 0 ? HC_MODEL_PLOGP : HC_MODEL_HOCKNEY;
         else if (strcmp(argv[a], "--no-hetcoll") == 0)
             r.no_hetcoll = 1;
         else if (strcmp(argv[a], "--no-native") == 0)
@@ -403,16 +410,34 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
-    if (!spec || !ops || r.reps < 1) {
+    if (!ops || r.reps < 1) {
         if (b.me == 0)
-            fprintf(stderr, "grid_bench: --platform and --ops are required\n");
+            fprintf(stderr, "grid_bench: --ops is required\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    hc_comm_opts_t o;
+    hc_comm_opts_init(&o);
+    o.verbose = getenv("HETCOLL_VERBOSE") && atoi(getenv("HETCOLL_VERBOSE")) > 0;
+    o.model = model;
     hc_platform_t *plat = NULL;
-    if (hc_platform_load(spec, &plat) != HC_OK) {
+    if (spec && hc_platform_load(spec, &plat) != HC_OK) {
         if (b.me == 0)
             fprintf(stderr, "grid_bench: %s\n", hc_error_detail());
         MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (!spec) { /* what the runtime finds itself (HETCOLL_PLATFORM, else its probe), once */
+        hc_comm_t *c = NULL;
+        double t0 = MPI_Wtime();
+        if (hc_comm_create(MPI_COMM_WORLD, NULL, &o, &c) != MPI_SUCCESS ||
+            hc_platform_clone(hc_comm_platform(c), &plat) != HC_OK) {
+            if (b.me == 0)
+                fprintf(stderr, "grid_bench: no platform: %s\n", hc_error_detail());
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        if (b.me == 0)
+            fprintf(stderr, "grid_bench: platform: %s (%.3g s)\n", hc_comm_platform_origin(c),
+                    MPI_Wtime() - t0);
+        hc_comm_destroy(c);
     }
     int *cl = malloc(sizeof *cl * (size_t)b.P);
     if (!cl)
@@ -422,9 +447,6 @@ int main(int argc, char **argv)
     if (g1 > 0) /* --groups n1,n2: ranks [0, n1) are cluster 0, [n1, n1 + n2) cluster 1 */
         for (int i = 0; i < b.P; i++)
             cl[i] = i < g1 ? 0 : i < g1 + g2 ? 1 : -1;
-    hc_comm_opts_t o;
-    hc_comm_opts_init(&o);
-    o.verbose = getenv("HETCOLL_VERBOSE") && atoi(getenv("HETCOLL_VERBOSE")) > 0;
     char *list = malloc(strlen(ops) + 1);
     strcpy(list, ops);
     char *save = NULL; /* strtok_r: SMPI ranks share libc's strtok state */
