@@ -45,7 +45,7 @@ header() {
 if want demo; then
 cmd="hetcoll demo --msg 1MiB --error-sigma 0.1 --seed 1"
 header docs/results/demo.md "Every algorithm on the built-in platforms, 1 MiB" "$cmd"
-"$H" demo --msg 1MiB --error-sigma 0.1 --seed 1 --out "$tmp/demo" >"$tmp/demo.txt"
+"$H" demo --msg 1MiB --error-sigma 0.1 --seed 1 -o "$tmp/demo" >"$tmp/demo.txt"
 {
     echo "The demo's output as it prints it: per problem one lower bound, per algorithm the"
     echo "predicted makespan, its replay on a network perturbed by sigma 0.1 (seed 1), the ratio to"

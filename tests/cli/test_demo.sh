@@ -23,7 +23,7 @@ check() { # check "what" command...
     fi
 }
 
-"$BIN" demo --msg 64KiB --out "$W/demo" >"$W/out.txt" 2>"$W/err.txt"
+"$BIN" demo --msg 64KiB -o "$W/demo" >"$W/out.txt" 2>"$W/err.txt"
 rc=$?
 cat "$W/out.txt"
 # a table row: name, predicted, simulated, x bound
@@ -107,8 +107,8 @@ if command -v xmllint >/dev/null 2>&1; then
 fi
 
 # reproducible with a seed, different with another, exact with sigma 0
-"$BIN" demo --msg 64KiB --platform builtin:gusto --svg none --out "$W/n1" >"$W/s1.txt" 2>&1
-"$BIN" demo --msg 64KiB --platform builtin:gusto --svg none --out "$W/n2" >"$W/s2.txt" 2>&1
+"$BIN" demo --msg 64KiB --platform builtin:gusto --svg none -o "$W/n1" >"$W/s1.txt" 2>&1
+"$BIN" demo --msg 64KiB --platform builtin:gusto --svg none -o "$W/n2" >"$W/s2.txt" 2>&1
 "$BIN" demo --msg 64KiB --platform builtin:gusto --svg none --seed 9 >"$W/s9.txt" 2>&1
 check "same seed, same output" cmp -s "$W/s1.txt" "$W/s2.txt"
 check "another seed changes the replays" bash -c "! cmp -s <(sed 1d '$W/s1.txt') <(sed 1d '$W/s9.txt')"
@@ -118,7 +118,7 @@ check "--svg none writes nothing" test ! -e "$W/n1"
 check "sigma 0: simulated = predicted" awk -v row="$ROW" '$0 ~ row {n++; if ($2 != $3) bad = 1} END {exit bad || n < 30}' "$W/s0.txt"
 
 # --svg all: one diagram per schedule + the summary
-"$BIN" demo --msg 64KiB --platform builtin:gusto --svg all --out "$W/all" >"$W/a.txt" 2>&1
+"$BIN" demo --msg 64KiB --platform builtin:gusto --svg all -o "$W/all" >"$W/a.txt" 2>&1
 n_rows=$(awk -v row="$ROW" '$0 ~ row {n++} END {print n}' "$W/a.txt")
 n_svg=$(find "$W/all" -name '*.svg' | wc -l)
 check "--svg all: $n_svg files = $n_rows schedules + summary" test "$n_svg" -eq $((n_rows + 1))

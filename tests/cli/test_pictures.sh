@@ -26,7 +26,7 @@ texts() { grep -o "<text class=\"$2\"[^>]*>[^<]*</text>" "$1" | sed 's/<[^>]*>//
 ys() { grep -o "<text class=\"$2\" [^>]*" "$1" | sed 's/.* y="\([0-9.]*\)".*/\1/'; }
 
 # --- grid5000: names, bands, legend, title
-"$BIN" demo --msg 64KiB --platform builtin:grid5000 --out "$W/g" >/dev/null 2>&1
+"$BIN" demo --msg 64KiB --platform builtin:grid5000 -o "$W/g" >/dev/null 2>&1
 f=$W/g/grid5000-bcast-auto.svg
 check "bcast diagram written" test -s "$f"
 first=$(texts "$f" row | head -1)
@@ -56,7 +56,7 @@ for g in "$W"/g/*.svg; do
 done
 
 # --- 256 nodes: aggregated rows, labels apart, small file
-"$BIN" demo --msg 64KiB --platform random:grid:clusters=8:nodes=32:seed=3 --out "$W/r" >/dev/null 2>&1
+"$BIN" demo --msg 64KiB --platform random:grid:clusters=8:nodes=32:seed=3 -o "$W/r" >/dev/null 2>&1
 f=$(ls "$W"/r/*-alltoall-auto.svg 2>/dev/null | head -1)
 check "256-node all-to-all diagram written" test -n "$f"
 if [ -n "$f" ]; then
@@ -71,12 +71,12 @@ if [ -n "$f" ]; then
 fi
 
 # --- plots: distinct styles
-"$BIN" experiment ttcc --nodes 10,20 --trials 2 --out "$W/t" >/dev/null 2>&1
+"$BIN" experiment ttcc --nodes 10,20 --trials 2 -o "$W/t" >/dev/null 2>&1
 f=$W/t/ttcc_time_nodes.svg
 n=$(grep -c '<polyline' "$f")
 styles=$(grep -o '<polyline[^>]*' "$f" | sed 's/ points=.*//; s/stroke-width="[^"]*"//' | sort -u | wc -l)
 check "ttcc plot: 12 series, 12 distinct colour+dash styles ($n, $styles)" test "$n" -eq 12 -a "$styles" -eq 12
-if "$BIN" experiment alltoall --workload small --procs 6,8 --trials 2 --out "$W/a" >/dev/null 2>&1; then
+if "$BIN" experiment alltoall --workload small --procs 6,8 --trials 2 -o "$W/a" >/dev/null 2>&1; then
     f=$W/a/alltoall_small_time.svg
     n=$(grep -c '<polyline' "$f")
     styles=$(grep -o '<polyline[^>]*' "$f" | sed 's/ points=.*//; s/stroke-width="[^"]*"//' | sort -u | wc -l)
@@ -90,18 +90,18 @@ fi
 
 # --- PNG
 if command -v rsvg-convert >/dev/null 2>&1; then
-    "$BIN" demo --msg 64KiB --platform builtin:gusto --out "$W/p" --png >/dev/null 2>&1
+    "$BIN" demo --msg 64KiB --platform builtin:gusto -o "$W/p" --png >/dev/null 2>&1
     n_svg=$(find "$W/p" -name '*.svg' | wc -l)
     n_png=$(find "$W/p" -name '*.png' | wc -l)
     check "demo --png: one PNG per SVG ($n_png / $n_svg)" test "$n_png" -eq "$n_svg" -a "$n_png" -gt 0
     check "summary.png is a PNG" bash -c "head -c 8 '$W/p/summary.png' | od -An -c | grep -q 'P   N   G'"
-    "$BIN" experiment ttcc --nodes 10 --trials 2 --out "$W/tp" --png >/dev/null 2>&1
+    "$BIN" experiment ttcc --nodes 10 --trials 2 -o "$W/tp" --png >/dev/null 2>&1
     check "experiment ttcc --png" test -s "$W/tp/ttcc_delay.png"
 else
     echo "skip --png (rsvg-convert is not installed: Debian package librsvg2-bin)"
 fi
 mkdir "$W/empty"
-PATH="$W/empty" "$BIN" demo --png --out "$W/q" >/dev/null 2>"$W/e.txt"
+PATH="$W/empty" "$BIN" demo --png -o "$W/q" >/dev/null 2>"$W/e.txt"
 rc=$?
 check "--png without rsvg-convert: exit 1 naming librsvg2-bin ($rc: $(cat "$W/e.txt"))" bash -c "test $rc -eq 1 && grep -q librsvg2-bin '$W/e.txt' && test \$(wc -l <'$W/e.txt') -eq 1"
 exit $fail

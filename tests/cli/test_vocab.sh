@@ -85,6 +85,15 @@ exp_same grid-bcast "--clusters 2..4 --trials 3 --output" "--clusters 2..4 --tri
 exp_same reduce "--nodes 5..6 --classes 2 --trials 2 -o" "--procs 5..6 --classes 2 --trials 2 --out" 2 names
 exp_same alltoall "--workload small --nodes 4 --trials 2 --algos caterpillar -o" "--workload small --procs 4 --trials 2 --algos caterpillar --out" 2 names
 exp_same redistribute "--nodes 4 --weights small --trials 2 --k 1..2 -o" "--n 4 --weights small --trials 2 --k 1..2 --out" 2
+exp_same ttcc "--nodes 10 --trials 2 --error-sigma 0,0.2 -o" "--nodes 10 --trials 2 --sigma 0,0.2 --out" 2
+# demo: -o/--output (--out deprecated): the same tables
+rm -rf "$T/d1" "$T/d2"
+"$H" demo --msg 64KiB --platform builtin:gusto --svg none -o "$T/d1" >"$T/d1.txt" 2>"$T/d1.err" || bad "demo -o: $(head -2 "$T/d1.err")"
+"$H" demo --msg 64KiB --platform builtin:gusto --svg none --out "$T/d2" >"$T/d2.txt" 2>"$T/d2.err" || bad "demo --out: $(head -2 "$T/d2.err")"
+sed "s#$T/d1#DIR#g" "$T/d1.txt" >"$T/d1.s"
+sed "s#$T/d2#DIR#g" "$T/d2.txt" >"$T/d2.s"
+cmp -s "$T/d1.s" "$T/d2.s" && [ "$(grep -c 'is deprecated' "$T/d1.err")" = 0 ] &&
+    [ "$(grep -c 'is deprecated' "$T/d2.err")" = 1 ] || bad "demo -o and --out differ, or the notes are wrong"
 run nodir "$H" experiment grid-bcast --trials 2
 [ $rc -eq 2 ] && grep -q -- '-o/--output DIR is required' "$T/nodir.err" || bad "experiment without -o: $(cat "$T/nodir.err")"
 

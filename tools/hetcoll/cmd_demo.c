@@ -23,7 +23,7 @@ enum { SVG_NONE, SVG_CHOSEN, SVG_ALL };
 static void help(FILE *f)
 {
     fprintf(f,
-            "Usage: hetcoll demo [--msg SIZE] [--out DIR] [--platform SPEC]...\n"
+            "Usage: hetcoll demo [--msg SIZE] [-o DIR] [--platform SPEC]...\n"
             "                    [--error-sigma S] [--seed N] [--svg none|chosen|all] [--png]\n\n"
             "On builtin:grid5000 and builtin:gusto (or the given platforms), build a default\n"
             "problem for each collective and run EVERY registered algorithm on it (time limit\n"
@@ -42,7 +42,8 @@ static void help(FILE *f)
             "default and auto's choice marked) and the timing diagrams of --svg.\n\n"
             "Options:\n"
             "  --msg SIZE          message size (default 1MiB)\n"
-            "  --out DIR           output directory (default ./hetcoll-demo)\n"
+            "  -o, --output DIR    output directory (default ./hetcoll-demo; created with its\n"
+            "                      parents; --out is the former spelling)\n"
             "  --platform SPEC     platform to use instead of the built-ins (repeatable)\n"
             "  --error-sigma S     perturbation of the replay (default 0.1; 0 = exact)\n"
             "  --seed N            seed of the perturbation (default 1)\n"
@@ -54,7 +55,7 @@ static void help(FILE *f)
             "                      Debian package librsvg2-bin)\n"
             "  -h, --help          this help\n\n"
             "Example:\n"
-            "  hetcoll demo --msg 64KiB --error-sigma 0.2 --seed 7 --out /tmp/demo\n");
+            "  hetcoll demo --msg 64KiB --error-sigma 0.2 --seed 7 -o /tmp/demo\n");
 }
 
 /* Short platform label for file names: "builtin:gusto" -> "gusto", "a/b/p.json" -> "p". */
@@ -605,6 +606,7 @@ int cmd_demo(int argc, char **argv)
 {
     enum { OPT_SIGMA = 256, OPT_SEED, OPT_SVG, OPT_PNG };
     static const struct option longopts[] = {{"msg", required_argument, NULL, 'm'},
+                                             {"output", required_argument, NULL, 'o'},
                                              {"out", required_argument, NULL, 'O'},
                                              {"platform", required_argument, NULL, 'p'},
                                              {"error-sigma", required_argument, NULL, OPT_SIGMA},
@@ -620,13 +622,16 @@ int cmd_demo(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'm':
             if (cli_parse_size(optarg, &st.msg) != 0 || st.msg == 0)
                 return cli_value_error(cmd, "option '--msg': invalid size '%s'", optarg);
             break;
         case 'O':
+            cli_deprecated("--out", "-o/--output");
+            /* fall through */
+        case 'o':
             st.dir = optarg;
             break;
         case 'p':

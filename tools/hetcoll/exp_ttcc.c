@@ -47,8 +47,8 @@ static double distortion(hc_rng_t *r, double sigma, int clamp, double floor_)
 static void help(FILE *f)
 {
     fprintf(f,
-            "Usage: hetcoll experiment ttcc [--nodes LIST] [--sigma LIST] [--trials N]\n"
-            "                               [--alpha A] [--msg SIZE] [--seed S] --out DIR\n\n"
+            "Usage: hetcoll experiment ttcc [--nodes LIST] [--error-sigma LIST] [--trials N]\n"
+            "                               [--alpha A] [--msg SIZE] [--seed S] -o DIR\n\n"
             "Reproduce Cha et al. Figures 8-11: ECEF and TTCC planned on a distorted cost matrix\n"
             "(each cost x its own factor 1 + N(0, sigma)) and replayed on the true one. Latency\n"
             "U[10us, 1ms], bandwidth U[10KB/s, 200MB/s] per ordered pair. Writes DIR/ttcc.csv,\n"
@@ -57,7 +57,8 @@ static void help(FILE *f)
             "largest node count beside the paper's numbers.\n\n"
             "Options:\n"
             "  --nodes LIST       node counts (default 10..100:10)\n"
-            "  --sigma LIST       error standard deviations (default 0,0.1,0.2,0.3,0.4,0.5)\n"
+            "  --error-sigma LIST error standard deviations (default 0,0.1,0.2,0.3,0.4,0.5;\n"
+            "                     --sigma is the former spelling)\n"
             "  --trials N         cost matrices per node count (default 100; the paper: 1000)\n"
             "  --alpha A          TTCC switch cost, fraction of the mean edge time (default 0)\n"
             "  --msg SIZE         message size (default 1MB)\n"
@@ -67,11 +68,11 @@ static void help(FILE *f)
             "  --floor F          smallest factor, 0 < F < 1 (default 0.01)\n"
             "  --png              also write each plot as PNG (needs rsvg-convert)\n"
             "  --seed S           seed (default 1)\n"
-            "  --out DIR          output directory (created)\n"
+            "  -o, --output DIR   output directory (required; created with its parents)\n"
             "  -h, --help         this help\n\n"
             "Example:\n"
-            "  hetcoll experiment ttcc --nodes 10..100:10 --sigma 0,0.1,0.2,0.3,0.4,0.5 "
-            "--trials 100 --alpha 0 --seed 1 --out /tmp/ttcc\n");
+            "  hetcoll experiment ttcc --nodes 10..100:10 --error-sigma 0,0.1,0.2,0.3,0.4,0.5 "
+            "--trials 100 --alpha 0 --seed 1 -o /tmp/ttcc\n");
 }
 
 /* Plan `algo` on `plan`, replay on `truth`; *t = simulated makespan. */
@@ -101,7 +102,8 @@ int exp_ttcc_main(int argc, char **argv)
 {
     const char *cmd = "experiment ttcc";
     static const struct option longopts[] = {{"nodes", required_argument, NULL, 'n'},
-                                             {"sigma", required_argument, NULL, 'g'},
+                                             {"error-sigma", required_argument, NULL, 'g'},
+                                             {"sigma", required_argument, NULL, 'G'},
                                              {"alpha", required_argument, NULL, 'a'},
                                              {"msg", required_argument, NULL, 'm'},
                                              {"distortion", required_argument, NULL, 'd'},
@@ -115,11 +117,14 @@ int exp_ttcc_main(int argc, char **argv)
     int c, clamp = 0, png = 0;
     const cli_exp_args_t ea = {&trials, &seed, &out, 1000000};
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'n':
             nodes_s = optarg;
             break;
+        case 'G':
+            cli_deprecated("--sigma", "--error-sigma");
+            /* fall through */
         case 'g':
             sigma_s = optarg;
             break;
@@ -150,9 +155,11 @@ int exp_ttcc_main(int argc, char **argv)
         case 'h':
             help(stdout);
             return CLI_OK;
-        default:
-            if (cli_exp_option(cmd, c, optarg, argv, &ea) != CLI_OK)
-                return CLI_USAGE;
+        default: {
+            int orc = cli_exp_option(cmd, c, optarg, argv, &ea);
+            if (orc != CLI_OK)
+                return orc;
+        }
         }
     }
     int rc = cli_check_args_done(cmd, argc, argv, out);
@@ -168,13 +175,13 @@ int exp_ttcc_main(int argc, char **argv)
     if (cli_parse_double_list(sigma_s, &sig, &ns) != 0 || ns == 0) {
         free(nodes);
         return cli_value_error(
-            cmd, "--sigma: expected a list like 0,0.1,0.5 (at most 100000 values), got '%s'",
+            cmd, "--error-sigma: expected a list like 0,0.1,0.5 (at most 100000 values), got '%s'",
             sigma_s);
     }
     rc = cli_check_u64_range(cmd, "--nodes", nodes, nn, 2, 2000);
     for (size_t k = 0; k < ns && rc == CLI_OK; k++)
         if (!(sig[k] >= 0) || sig[k] > 10)
-            rc = cli_value_error(cmd, "--sigma: %g out of range 0..10", sig[k]);
+            rc = cli_value_error(cmd, "--error-sigma: %g out of range 0..10", sig[k]);
     size_t s0 = ns;
     for (size_t k = 0; k < ns; k++)
         if (sig[k] == 0)
