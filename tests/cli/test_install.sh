@@ -78,6 +78,36 @@ for t in test_golden test_pipeline test_bad_input; do
     bash "$src/tests/cli/$t.sh" "$tmp/hetcoll" "$src/tests" >"$tmp/$t.log" 2>&1 ||
         { echo "$t with the CLI built against the installed library failed:"; tail -20 "$tmp/$t.log"; exit 1; }
 done
+# The MPI runtime through hetcoll_mpi.pc (when MPI was built): a broadcast on 2 ranks.
+if [ -e "$tmp/prefix/lib/libhetcoll_mpi.so" ] && command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
+    cat >"$tmp/mpi.c" <<'C'
+#include <hetcoll/mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int me, x;
+    hc_comm_t *c;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    x = me == 0 ? 42 : 0;
+    if (hc_comm_create(MPI_COMM_WORLD, NULL, NULL, &c) != MPI_SUCCESS || hc_bcast(&x, 1, MPI_INT, 0, c) != MPI_SUCCESS)
+        return 1;
+    if (me == 1)
+        printf("ok %d\n", x);
+    hc_comm_destroy(c);
+    MPI_Finalize();
+    return 0;
+}
+C
+    # shellcheck disable=SC2046
+    mpicc -std=c11 "$tmp/mpi.c" $(pkg-config --cflags --libs hetcoll_mpi) -Wl,-rpath,"$tmp/prefix/lib" -o "$tmp/m" ||
+        { echo "an MPI program does not build with pkg-config hetcoll_mpi"; exit 1; }
+    out=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+        HETCOLL_PLATFORM=random:uniform:P=2 LD_LIBRARY_PATH="$tmp/prefix/lib" \
+        timeout 120 mpirun -x LD_LIBRARY_PATH -x HETCOLL_PLATFORM -np 2 "$tmp/m")
+    [ "$out" = "ok 42" ] || { echo "the hetcoll_mpi.pc consumer printed '$out'"; exit 1; }
+    echo "hetcoll_mpi.pc consumer: ok"
+fi
 # The installed CLI finds its library next to it.
 "$tmp/prefix/bin/hetcoll" algorithms >/dev/null || { echo "the installed hetcoll does not run"; exit 1; }
 for t in test_golden test_pipeline test_bad_input; do echo "$t (installed library): $(tail -n1 "$tmp/$t.log")"; done
