@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pictures.h"
 #include "problem.h"
 
 static void help(FILE *f, int coll)
@@ -498,7 +499,13 @@ int cmd_schedule(int argc, char **argv)
             const char *base = src ? strrchr(src, '/') : NULL;
             snprintf(title, sizeof title, "%s %s on %s", hc_coll_name(coll), s->algorithm,
                      base ? base + 1 : (src ? src : "?"));
-            rc = cli_write_schedule(f, s, format, title);
+            if (strcmp(format, "svg") == 0) { /* node names and cluster bands */
+                int sv = cli_svg_schedule_on(f, s, p.plat,
+                                             p.built ? hc_problem_nodes(p.built) : NULL, title);
+                rc = sv != 0 ? cli_fail(sv, "SVG output") : CLI_OK;
+            } else {
+                rc = cli_write_schedule(f, s, format, title);
+            }
             rc = cli_close_output(f, rc);
         }
     }
