@@ -85,7 +85,7 @@ int hc__mpi_cmd_monitor(int argc, char **argv)
     size_t nsizes = 0;
     hc_forecast_opts_t fo;
     hc_forecast_opts_init(&fo);
-    hc__probe_opts_t o = {NULL, 0, 20, 8, 3, 0, 0.3, 0};
+    hc__probe_opts_t o = {NULL, 0, 20, 8, 3, 0, 0.3, 0, 0};
     int c, rc = 0;
     optind = 1;
     opterr = 0;

@@ -135,11 +135,13 @@ int hc__mpi_probe_option(const char *cmd, int c, const char *arg, hc__probe_opts
         return 1;
     }
     case 'm':
-        if (strcmp(arg, "full") == 0 || strcmp(arg, "clustered") == 0) {
+        if (strcmp(arg, "full") == 0 || strcmp(arg, "clustered") == 0 ||
+            strcmp(arg, "links") == 0) {
             o->clustered = arg[0] == 'c';
+            o->links = arg[0] == 'l';
             return 1;
         }
-        hc__mpi_error(cmd, "--mode '%s': valid are full, clustered", arg);
+        hc__mpi_error(cmd, "--mode '%s': valid are full, clustered, links", arg);
         return 2;
     case 'R':
         o->rho = strtod(arg, &end);
