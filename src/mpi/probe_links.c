@@ -28,11 +28,11 @@
  *    fan-out aggregate is the uplink's capacity when the uplink is the bottleneck; when the
  *    incoming flows slow the outgoing ones by more than 25 %, both directions share the uplink
  *    (and its capacity is the duplex test's total), otherwise it is split duplex.
- * Timed steps run one after another: rank 0 sends each step's senders a "go" that every sender
- * delays so that all start at the same moment (their one-way latencies from rank 0 are known
- * from round 0), receivers post their receives in advance, and every sender reports to rank 0
- * when done. Rank 0 broadcasts the timings twice (after the gap tables, which size the flows,
- * and at the end), so every rank holds the same result.
+ * Timed steps run one after another: every receiver posts its receives and tells rank 0; rank 0
+ * then sends each sender a "go" that the sender delays so that all start at the same moment
+ * (their one-way latencies from rank 0 are known from round 0); every sender reports its times
+ * to rank 0 when done. Rank 0 broadcasts the timings twice (after the gap tables, which size the
+ * flows, and at the end), so every rank holds the same result.
  *
  * Uses only the public API (the runtime's libhetcoll_mpi compiles this file too). */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
@@ -111,10 +111,9 @@ void hc__probe_noise_warning(const hc__probe_noise_t *z, const char *what, const
     fmt_time(z->q1, lo, sizeof lo);
     fmt_time(z->q3, hi, sizeof hi);
     snprintf(buf, n,
-             "warning: repeated latency measurements of %llu of %llu pairs disagree by more "
-             "than the tolerance rho = %g (their upper quartile exceeds the lower one by more "
-             "than rho x it, over %d samples; worst: ranks %u and %u, %s vs %s): the hosts are "
-             "noisy (loaded?), so the %s may differ from one run to the next; %s",
+             "warning: the repeated latency samples of %llu of %llu pairs disagree by more than "
+             "rho = %g (upper vs lower quartile of %d samples; worst: ranks %u and %u, %s vs %s): "
+             "noisy (loaded?) hosts, so the %s may change from run to run; %s",
              (unsigned long long)z->noisy, (unsigned long long)z->pairs, z->tol, z->reps, z->a,
              z->b, lo, hi, what, hint);
 }
@@ -176,6 +175,8 @@ typedef struct lp_ctx {
     const double *lat0; /* one-way latency from rank 0 to every rank */
     char *sbuf;         /* the data every send reads */
     int step;
+    MPI_Request *pre; /* rank 0: the ready messages of the next step, posted early */
+    size_t npre;
 } lp_ctx_t;
 
 typedef struct lp_role {
@@ -187,13 +188,31 @@ typedef struct lp_role {
     double *best; /* sender: nmsg minima */
 } lp_role_t;
 
+/* Rank 0: post the receives of the ready messages of a step (one per receiver but rank 0). */
+static size_t post_ready(MPI_Comm comm, const lp_xfer_t *xf, size_t n, int tag, MPI_Request *rq)
+{
+    static char dummy;
+    size_t nready = 0;
+    for (size_t k = 0; k < n; k++) {
+        int d = xf[k].dst, first = d != 0;
+        for (size_t q = 0; q < k && first; q++)
+            first = xf[q].dst != d;
+        if (first)
+            MPI_Irecv(&dummy, 0, MPI_BYTE, d, tag + 2, comm, &rq[nready++]);
+    }
+    return nready;
+}
+
 /* Run one step: every transfer of xf at once, started together. Collective over the ranks of
  * the step and rank 0 (the others return at once). Rank 0 ends with every sender's minima in
- * res. The caller sized everything beforehand: roles and rq for this rank's roles, rbufs for
- * its receiving roles (each as large as the largest message), scratch for its minima (rank 0:
- * for any sender's). */
-static void run_step(lp_ctx_t *c, const lp_xfer_t *xf, size_t n, double *res, double *scratch,
-                     lp_role_t *roles, MPI_Request *rq, char **rbufs)
+ * res. The caller sized everything beforehand: roles for this rank's roles, rq for two
+ * requests per role and one per sender and receiver, rbufs for its receiving roles (each as
+ * large as the largest message), scratch for the minima of the step's transfers. `next` (may
+ * be NULL) is the following step: rank 0 posts the receives of its ready messages now, so that
+ * they arrive while this step runs (SimGrid starts a message only once its receive is posted). */
+static void run_step(lp_ctx_t *c, const lp_xfer_t *xf, size_t n, const lp_xfer_t *next,
+                     size_t nnext, double *res, double *scratch, lp_role_t *roles, MPI_Request *rq,
+                     char **rbufs)
 {
     int me = c->me, tag = TAG_STEP + 4 * (c->step++ % 1024);
     static char dummy;
@@ -221,7 +240,41 @@ static void run_step(lp_ctx_t *c, const lp_xfer_t *xf, size_t n, double *res, do
             MPI_Irecv(roles[r].buf, (int)roles[r].x->msg[0], MPI_BYTE, roles[r].x->src, tag,
                       c->comm, &rq[2 * r]);
     }
-    if (me == 0) /* go to every other sender, once */
+    /* Every other receiver tells rank 0 that its receives are posted (a message whose receive
+     * is late is timed late: SimGrid starts it only then, a rendezvous protocol too). */
+    for (size_t k = 0; k < n && me != 0; k++) {
+        int first = xf[k].dst == me;
+        for (size_t q = 0; q < k && first; q++)
+            first = xf[q].dst != me;
+        if (first)
+            MPI_Send(&dummy, 0, MPI_BYTE, 0, tag + 2, c->comm);
+    }
+    /* Rank 0: the other senders' reports, posted now (SMPI starts a message only once its
+     * receive is posted: receiving them one by one would cost a latency each), after its own
+     * minima in scratch; the receivers' ready messages; then a go to every other sender. */
+    size_t ndone = 0;
+    if (me == 0) {
+        size_t off = nres;
+        for (size_t k = 0; k < n; k++) {
+            int s = xf[k].src, first = s != 0;
+            for (size_t q = 0; q < k && first; q++)
+                first = xf[q].src != s;
+            if (!first)
+                continue;
+            size_t cnt = 0;
+            for (size_t q = k; q < n; q++)
+                cnt += xf[q].src == s ? (size_t)xf[q].nmsg : 0;
+            MPI_Irecv(scratch + off, (int)cnt, MPI_DOUBLE, s, tag + 3, c->comm,
+                      &rq[2 * nr + ndone++]);
+            off += cnt;
+        }
+        size_t nready = c->npre;
+        MPI_Request *ready = c->pre;
+        if (!nready) /* not posted by the previous step */
+            nready = post_ready(c->comm, xf, n, tag, ready = &rq[2 * nr + ndone]);
+        for (size_t d = 0; d < nready; d++)
+            MPI_Wait(&ready[d], MPI_STATUS_IGNORE);
+        c->npre = 0;
         for (size_t k = 0; k < n; k++) {
             int s = xf[k].src, first = s != 0;
             for (size_t q = 0; q < k && first; q++)
@@ -229,6 +282,9 @@ static void run_step(lp_ctx_t *c, const lp_xfer_t *xf, size_t n, double *res, do
             if (first)
                 MPI_Send(&dummy, 0, MPI_BYTE, s, tag + 2, c->comm);
         }
+        if (next)
+            c->npre = post_ready(c->comm, next, nnext, TAG_STEP + 4 * (c->step % 1024), c->pre);
+    }
     if (sender) {
         if (me != 0)
             MPI_Recv(&dummy, 0, MPI_BYTE, 0, tag + 2, c->comm, MPI_STATUS_IGNORE);
@@ -276,30 +332,25 @@ static void run_step(lp_ctx_t *c, const lp_xfer_t *xf, size_t n, double *res, do
     }
     if (sender && me != 0)
         MPI_Send(scratch, (int)nres, MPI_DOUBLE, 0, tag + 3, c->comm);
-    if (me == 0) {
-        size_t off = 0;
-        for (size_t k = 0; k < n; k++) /* rank 0's own minima */
-            if (xf[k].src == 0) {
-                memcpy(res + xf[k].slot, scratch + off, (size_t)xf[k].nmsg * sizeof(double));
-                off += (size_t)xf[k].nmsg;
-            }
-        for (size_t k = 0; k < n; k++) {
-            int s = xf[k].src, first = s != 0;
-            for (size_t q = 0; q < k && first; q++)
-                first = xf[q].src != s;
-            if (!first)
-                continue;
-            size_t cnt = 0;
-            for (size_t q = k; q < n; q++)
-                cnt += xf[q].src == s ? (size_t)xf[q].nmsg : 0;
-            MPI_Recv(scratch, (int)cnt, MPI_DOUBLE, s, tag + 3, c->comm, MPI_STATUS_IGNORE);
-            off = 0;
-            for (size_t q = k; q < n; q++)
-                if (xf[q].src == s) {
-                    memcpy(res + xf[q].slot, scratch + off, (size_t)xf[q].nmsg * sizeof(double));
-                    off += (size_t)xf[q].nmsg;
-                }
+    if (me != 0)
+        return;
+    for (size_t d = 0; d < ndone; d++)
+        MPI_Wait(&rq[2 * nr + d], MPI_STATUS_IGNORE);
+    size_t off = 0;
+    for (size_t k = 0; k < n; k++) /* rank 0's own minima, then each sender's in order */
+        if (xf[k].src == 0) {
+            memcpy(res + xf[k].slot, scratch + off, (size_t)xf[k].nmsg * sizeof(double));
+            off += (size_t)xf[k].nmsg;
         }
+    for (size_t k = 0; k < n; k++) {
+        int s = xf[k].src, first = s != 0;
+        for (size_t q = 0; q < k && first; q++)
+            first = xf[q].src != s;
+        for (size_t q = k; first && q < n; q++)
+            if (xf[q].src == s) {
+                memcpy(res + xf[q].slot, scratch + off, (size_t)xf[q].nmsg * sizeof(double));
+                off += (size_t)xf[q].nmsg;
+            }
     }
 }
 
@@ -502,9 +553,10 @@ static int uplink_tests(lp_ctx_t *c, hc__links_result_t *r, const lp_plan_t *pl,
         free(out);
         return fail_nomem("the uplink tests");
     }
-    run_step(c, w, nw, res, scratch, roles, rq, rbufs);
+    run_step(c, w, nw, xf, ts[1], res, scratch, roles, rq, rbufs);
     for (size_t q = 0; q < nt; q++)
-        run_step(c, xf + ts[q], ts[q + 1] - ts[q], res, scratch, roles, rq, rbufs);
+        run_step(c, xf + ts[q], ts[q + 1] - ts[q], q + 1 < nt ? xf + ts[q + 1] : NULL,
+                 q + 1 < nt ? ts[q + 2] - ts[q + 1] : 0, res, scratch, roles, rq, rbufs);
     MPI_Bcast(res, (int)nf, MPI_DOUBLE, 0, c->comm);
     r->tests = nt;
     r->transfers = nf;
@@ -595,6 +647,7 @@ int hc__links_probe_run(MPI_Comm comm, const hc__links_opts_t *o, hc__links_resu
     size_t role_cap = 0;
     lp_xfer_t *xf = NULL;
     lp_role_t *roles = NULL;
+    MPI_Request *pre = NULL;
     char **rbufs = NULL;
     int ok = r->sizes && r->labels && r->names && r->nic_lat && hosts && hid && rows && samples &&
              dh && echo && rq && who && sbuf && pl.order && pl.imsg && pl.xmsg;
@@ -669,6 +722,28 @@ int hc__links_probe_run(MPI_Comm comm, const hc__links_opts_t *o, hc__links_resu
     double t1 = MPI_Wtime();
     r->t_sites = t1 - t0;
 
+    /* Everything else, with one agreement: the site model, the gap tables, the steps. */
+    pl.ni = (int)S + 1 + (smax < BW_BYTES); /* intra: 1 byte, the sizes, 1 MiB */
+    pl.nx = (int)S + 1;                     /* inter: 1 byte, the sizes */
+    size_t npair = (size_t)C * (C - 1) / 2;
+    size_t ntests = C >= 3 ? 2 * (size_t)C : C == 2 ? 3 : 0;
+    size_t fmax = 2 * (size_t)k * (C > 1 ? C - 1 : 0); /* flows of one duplex test */
+    size_t nflows = ntests * fmax;                     /* an upper bound over the tests */
+    size_t nxf = 2 * nflows + C + npair + 1;           /* the steps (the tests and a warm-up) */
+    size_t gap_slots = (size_t)C * (size_t)pl.ni + npair * (size_t)pl.nx;
+    size_t up_slots = nflows + 1; /* the last one takes the warm-up's times */
+    role_cap = 2 * (nflows + C + 1);
+    res = calloc(gap_slots + up_slots, sizeof *res);
+    scratch = malloc((gap_slots + up_slots) * sizeof *scratch);
+    xf = calloc(nxf, sizeof *xf);
+    roles = calloc(role_cap, sizeof *roles);
+    MPI_Request *rq2 = realloc(rq, 4 * (role_cap > (size_t)P ? role_cap : (size_t)P) * sizeof *rq);
+    if (rq2)
+        rq = rq2;
+    pre = malloc(role_cap * sizeof *pre);
+    rbufs = calloc(role_cap, sizeof *rbufs);
+    ok =
+        res && scratch && xf && roles && rq2 && pre && rbufs && (rbufs[0] = malloc(sbytes)) != NULL;
     /* Members in order: the landmark, then one rank per host in turn. */
     size_t CC = (size_t)C * C;
     r->sites = calloc(C, sizeof *r->sites);
@@ -679,14 +754,14 @@ int hc__links_probe_run(MPI_Comm comm, const hc__links_opts_t *o, hc__links_resu
     pl.first = calloc((size_t)C + 1, sizeof *pl.first);
     int *pos = calloc((size_t)P, sizeof *pos), *fill = malloc((C + 1) * sizeof *fill);
     double *u = calloc(C + 1, sizeof *u);
-    ok =
-        r->sites && r->site_lat && r->path_lat && r->rate && r->gap && pl.first && pos && fill && u;
+    ok = ok && r->sites && r->site_lat && r->path_lat && r->rate && r->gap && pl.first && pos &&
+         fill && u;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
     if (!all_ok) {
         free(pos);
         free(fill);
         free(u);
-        rc = fail_nomem("the site model");
+        rc = fail_nomem("the site model and the steps");
         goto done;
     }
     for (int x = 0; x < P; x++) { /* pos: how many ranks of x's host come before it */
@@ -796,55 +871,33 @@ int hc__links_probe_run(MPI_Comm comm, const hc__links_opts_t *o, hc__links_resu
     pl.imsg[0] = pl.xmsg[0] = 1;
     memcpy(pl.imsg + 1, sizes, S * sizeof *sizes);
     memcpy(pl.xmsg + 1, sizes, S * sizeof *sizes);
-    pl.ni = (int)S + 1 + (smax < BW_BYTES);
-    pl.nx = (int)S + 1;
     if (smax < BW_BYTES)
         pl.imsg[S + 1] = BW_BYTES;
-    size_t npair = (size_t)C * (C - 1) / 2;
-    size_t ntests = C >= 3 ? 2 * (size_t)C : C == 2 ? 3 : 0;
-    size_t fmax = 2 * (size_t)k * (C > 1 ? C - 1 : 0); /* flows of one duplex test */
-    size_t nflows = ntests * fmax;                     /* an upper bound over the tests */
-    size_t nxf = 2 * nflows + C + 1;                   /* the tests and the warm-up */
-    size_t gap_slots = (size_t)C * (size_t)pl.ni + npair * (size_t)pl.nx;
-    size_t up_slots = nflows + 1; /* the last one takes the warm-up's times */
-    role_cap = 2 * (nflows + C + 1);
-    res = calloc(gap_slots + up_slots, sizeof *res);
-    scratch = malloc((gap_slots + up_slots) * sizeof *scratch);
-    xf = calloc(nxf, sizeof *xf);
-    roles = calloc(role_cap, sizeof *roles);
-    MPI_Request *rq2 = realloc(rq, 2 * (role_cap > (size_t)P ? role_cap : (size_t)P) * sizeof *rq);
-    if (rq2)
-        rq = rq2;
-    rbufs = calloc(role_cap, sizeof *rbufs);
-    ok = res && scratch && xf && roles && rq2 && rbufs && (rbufs[0] = malloc(sbytes)) != NULL;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
-    if (!all_ok) {
-        rc = fail_nomem("the gap phase");
-        goto done;
-    }
-    lp_ctx_t ctx = {comm, me, P, rows, sbuf, 0}; /* row 0: latencies from rank 0 */
+    lp_ctx_t ctx = {comm, me, P, rows, sbuf, 0, pre, 0}; /* row 0: latencies from rank 0 */
     {
-        size_t n = 0;
+        size_t n = 0; /* the sites, all at once, then each site pair */
         for (uint32_t s = 0; s < C; s++)
             if (r->sites[s].n > 1)
                 xf[n++] = (lp_xfer_t){
                     (int)r->sites[s].landmark, (int)r->sites[s].second, pl.ni, pl.imsg, trials,
                     (size_t)s * (size_t)pl.ni};
-        if (n)
-            run_step(&ctx, xf, n, res, scratch, roles, rq, rbufs);
-        r->tables = n;
-        size_t slot = (size_t)C * (size_t)pl.ni;
+        size_t slot = (size_t)C * (size_t)pl.ni, p0 = n;
         for (uint32_t a = 0; a < C; a++)
-            for (uint32_t b = a + 1; b < C; b++, slot += (size_t)pl.nx) {
-                xf[0] = (lp_xfer_t){(int)r->sites[a].landmark,
-                                    (int)r->sites[b].landmark,
-                                    pl.nx,
-                                    pl.xmsg,
-                                    trials,
-                                    slot};
-                run_step(&ctx, xf, 1, res, scratch, roles, rq, rbufs);
-                r->tables++;
-            }
+            for (uint32_t b = a + 1; b < C; b++, slot += (size_t)pl.nx)
+                xf[p0 + (slot - (size_t)C * (size_t)pl.ni) / (size_t)pl.nx] =
+                    (lp_xfer_t){(int)r->sites[a].landmark,
+                                (int)r->sites[b].landmark,
+                                pl.nx,
+                                pl.xmsg,
+                                trials,
+                                slot};
+        if (n)
+            run_step(&ctx, xf, n, npair ? xf + p0 : NULL, npair ? 1 : 0, res, scratch, roles, rq,
+                     rbufs);
+        for (size_t q = 0; q < npair; q++)
+            run_step(&ctx, xf + p0 + q, 1, q + 1 < npair ? xf + p0 + q + 1 : NULL, 1, res, scratch,
+                     roles, rq, rbufs);
+        r->tables = n + npair;
         MPI_Bcast(res, (int)gap_slots, MPI_DOUBLE, 0, comm);
     }
     for (uint32_t s = 0; s < C; s++) {
@@ -901,6 +954,7 @@ done:
     free(scratch);
     free(xf);
     free(roles);
+    free(pre);
     for (size_t q = 0; rbufs && q < role_cap; q++)
         free(rbufs[q]);
     free(rbufs);
