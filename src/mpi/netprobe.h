@@ -113,15 +113,18 @@ typedef struct hc__links_site {
 
 typedef struct hc__links_result {
     uint32_t P, C;
-    size_t S;                /* gap-table sizes */
-    uint64_t *sizes;         /* S */
-    int32_t *labels;         /* P: site of each rank (0..C-1, by landmark order) */
-    char *names;             /* P * HC__PROBE_NAME node names ("host-rRANK") */
-    double *nic_lat;         /* P: each rank's NIC latency (s) */
-    double *site_lat;        /* C*C: one-way latency between sites beyond the NICs (s) */
-    double *path_lat;        /* C*C: what the star model (uplink + uplink) leaves over (s) */
-    double *rate;            /* C*C: one message of the largest gap size, a -> b (B/s) */
-    double *gap;             /* C*C*S: gap table of site pair (a, b), a == b: inside a */
+    size_t S;         /* gap-table sizes */
+    uint64_t *sizes;  /* S */
+    int32_t *labels;  /* P: site of each rank (0..C-1, by landmark order) */
+    char *names;      /* P * HC__PROBE_NAME node names ("host-rRANK") */
+    double *nic_lat;  /* P: each rank's NIC latency (s) */
+    double *site_lat; /* C*C: one-way latency between sites beyond the NICs (s) */
+    double *path_lat; /* C*C: what the star model (uplink + uplink) leaves over (s) */
+    double *rate;     /* C*C: single-flow rate a -> b (B/s): the size difference of the two largest
+                         messages over their time difference */
+    double *fixed;    /* C*C: what a lone message a -> b takes beyond bytes / rate, its ack
+                         included (s): the latencies and any size-dependent latency step */
+    double *gap;      /* C*C*S: gap table of site pair (a, b), a == b: inside a */
     hc__links_site_t *sites; /* C */
     hc__probe_noise_t noise;
     uint32_t landmark_rounds, flows_per_pair;

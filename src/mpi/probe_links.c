@@ -141,6 +141,7 @@ void hc__links_result_free(hc__links_result_t *r)
     free(r->site_lat);
     free(r->path_lat);
     free(r->rate);
+    free(r->fixed);
     free(r->gap);
     free(r->sites);
     memset(r, 0, sizeof *r);
@@ -450,6 +451,21 @@ static int fail_nomem(const char *what)
     return hc_error_set(HC_ERR_NOMEM, "link probe: out of memory (%s)", what);
 }
 
+/* The rate of a pair from its timed messages msg[0..n) (T: times to the ack): the difference
+ * of the two largest sizes over the difference of their times, so that a latency that depends
+ * on the size (SimGrid's factors, a protocol switch, TCP's slow start) cancels as long as both
+ * sizes are on the same side of the step; the largest size over its time beyond the 1-byte
+ * message's when that difference is not positive. */
+static double rate_of(const uint64_t *msg, const double *T, int n)
+{
+    double dm = n >= 3 ? (double)(msg[n - 1] - msg[n - 2]) : 0,
+           dt = n >= 3 ? T[n - 1] - T[n - 2] : 0;
+    if (dm > 0 && dt > 0)
+        return dm / dt;
+    double d = T[n - 1] - T[0];
+    return (double)msg[n - 1] / (d > 0 ? d : T[n - 1] > 0 ? T[n - 1] : 1e-9);
+}
+
 /* 3. The uplink tests (C >= 2): flow sizes, the tests, a warm-up, the runs, the verdicts. res:
  * the tests' slots (one per flow, and one more). */
 static int uplink_tests(lp_ctx_t *c, hc__links_result_t *r, const lp_plan_t *pl, int k,
@@ -566,9 +582,7 @@ static int uplink_tests(lp_ctx_t *c, hc__links_result_t *r, const lp_plan_t *pl,
         agg[q][0] = agg[q][1] = 0;
         for (size_t f = ts[q]; f < ts[q + 1]; f++) {
             int x = xf[f].src, y = xf[f].dst;
-            double L = r->nic_lat[x] + r->nic_lat[y] +
-                       r->site_lat[(size_t)r->labels[x] * C + (size_t)r->labels[y]];
-            double T = res[f], d = T - 2 * L;
+            double T = res[f], d = T - r->fixed[(size_t)r->labels[x] * C + (size_t)r->labels[y]];
             agg[q][out[f] ? 0 : 1] += (double)xf[f].msg[0] / (d > 0 ? d : T);
         }
     }
@@ -750,12 +764,13 @@ int hc__links_probe_run(MPI_Comm comm, const hc__links_opts_t *o, hc__links_resu
     r->site_lat = calloc(CC, sizeof *r->site_lat);
     r->path_lat = calloc(CC, sizeof *r->path_lat);
     r->rate = calloc(CC, sizeof *r->rate);
+    r->fixed = calloc(CC, sizeof *r->fixed);
     r->gap = calloc(CC * (S ? S : 1), sizeof *r->gap);
     pl.first = calloc((size_t)C + 1, sizeof *pl.first);
     int *pos = calloc((size_t)P, sizeof *pos), *fill = malloc((C + 1) * sizeof *fill);
     double *u = calloc(C + 1, sizeof *u);
-    ok = ok && r->sites && r->site_lat && r->path_lat && r->rate && r->gap && pl.first && pos &&
-         fill && u;
+    ok = ok && r->sites && r->site_lat && r->path_lat && r->rate && r->fixed && r->gap &&
+         pl.first && pos && fill && u;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
     if (!all_ok) {
         free(pos);
@@ -906,8 +921,7 @@ int hc__links_probe_run(MPI_Comm comm, const hc__links_opts_t *o, hc__links_resu
         const double *T = res + (size_t)s * (size_t)pl.ni;
         for (size_t q = 0; q < S; q++)
             r->gap[((size_t)s * C + s) * S + q] = T[q + 1] > T[0] ? T[q + 1] - T[0] : 0;
-        double Tb = T[pl.ni - 1], d = Tb - T[0];
-        r->sites[s].nic_bw = (double)pl.imsg[pl.ni - 1] / (d > 0 ? d : Tb);
+        r->sites[s].nic_bw = rate_of(pl.imsg, T, pl.ni);
         r->rate[(size_t)s * C + s] = r->sites[s].nic_bw;
     }
     {
@@ -918,9 +932,11 @@ int hc__links_probe_run(MPI_Comm comm, const hc__links_opts_t *o, hc__links_resu
                 for (size_t q = 0; q < S; q++)
                     r->gap[((size_t)a * C + b) * S + q] = r->gap[((size_t)b * C + a) * S + q] =
                         T[q + 1] > T[0] ? T[q + 1] - T[0] : 0;
-                double Tb = T[pl.nx - 1], d = Tb - T[0];
-                r->rate[(size_t)a * C + b] = r->rate[(size_t)b * C + a] =
-                    (double)pl.xmsg[pl.nx - 1] / (d > 0 ? d : Tb);
+                double v = rate_of(pl.xmsg, T, pl.nx), m = (double)pl.xmsg[pl.nx - 1];
+                double fixed = T[pl.nx - 1] - m / v;
+                r->rate[(size_t)a * C + b] = r->rate[(size_t)b * C + a] = v;
+                r->fixed[(size_t)a * C + b] = r->fixed[(size_t)b * C + a] =
+                    fixed > 0 ? fixed : T[0];
             }
     }
     double t2 = MPI_Wtime();
