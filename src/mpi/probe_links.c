@@ -49,7 +49,7 @@
 #define TAG_ROW 7302
 #define TAG_STEP 7400      /* + 4 * (step % 1024) + {0 data, 1 ack, 2 go, 3 done} */
 #define LAN_MAX 1e-3       /* a landmark whose nearest other host is farther is a site alone */
-#define MAX_SITES 256      /* landmark rounds at most */
+#define MAX_SITES 64       /* landmark rounds at most (the site pairs are measured one by one) */
 #define BW_BYTES (1 << 20) /* the message that measures a NIC */
 #define MIN_FLOW 16384
 #define MAX_FLOW (64 << 20)

@@ -15,6 +15,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 export OMPI_MCA_mpi_yield_when_idle=1 ASAN_OPTIONS=detect_leaks=0
 T=$(mktemp -d /tmp/hc-mpi-probe-XXXXXX)
 trap 'rm -rf "$T"' EXIT
+# Open MPI's session directory under this test's own directory: two mpiruns starting at the
+# same moment in one TMPDIR can race on creating it ("mkdir ... File exists", orte_init fails).
+export TMPDIR="$T"
 fail() { echo "FAIL: $*"; exit 1; }
 field() { grep -o "\"$2\": [0-9]*" "$1" | grep -o '[0-9]*$'; }
 ARGS="--sizes 1,1KiB,64KiB --reps 5 --gap-msgs 4 --gap-trials 2"

@@ -15,6 +15,9 @@ cleanup() {
     rm -rf "$T"
 }
 trap cleanup EXIT
+# Open MPI's session directory under this test's own directory: two mpiruns starting at the
+# same moment in one TMPDIR can race on creating it ("mkdir ... File exists", orte_init fails).
+export TMPDIR="$T"
 fail() { echo "FAIL: $*"; exit 1; }
 for _ in 1 2; do
     (while :; do :; done) &
