@@ -141,8 +141,8 @@ int hc__mpi_cmd_monitor(int argc, char **argv)
         char *end = NULL;
         int handled = hc__mpi_probe_option(cmd, c, optarg, &o, &sizes, &nsizes);
         if (handled) {
-            if (handled == 2)
-                rc = 2;
+            if (handled < 0)
+                rc = 1; /* a bad value */
             continue;
         }
         switch (c) {
@@ -153,14 +153,14 @@ int hc__mpi_cmd_monitor(int argc, char **argv)
             interval = strtod(optarg, &end);
             if (end == optarg || *end || !isfinite(interval) || interval <= 0) {
                 hc__mpi_error(cmd, "--interval '%s': expected seconds > 0", optarg);
-                rc = 2;
+                rc = 1;
             }
             break;
         case 'n': {
             long v = strtol(optarg, &end, 10);
             if (end == optarg || *end || v < 0 || v > 100000000) {
                 hc__mpi_error(cmd, "--count '%s': expected an integer >= 0", optarg);
-                rc = 2;
+                rc = 1;
             } else
                 count = v;
             break;
@@ -168,7 +168,7 @@ int hc__mpi_cmd_monitor(int argc, char **argv)
         case 'e':
             if (hc_forecast_metric_parse(optarg, &fo.metric) != HC_OK) {
                 hc__mpi_error(cmd, "--error '%s': valid are mse, mae", optarg);
-                rc = 2;
+                rc = 1;
             }
             break;
         case 'q':
@@ -195,7 +195,7 @@ int hc__mpi_cmd_monitor(int argc, char **argv)
     if (rc == 0 && o.links) {
         hc__mpi_error(cmd, "--mode links: the monitor's epochs are pLogP probes (full or "
                            "clustered); its first epoch is a link probe already");
-        rc = 2;
+        rc = 1;
     }
     if (rc == 0 && !sizes && hc__mpi_parse_sizes("1,1KiB,16KiB,256KiB,1MiB", &sizes, &nsizes))
         rc = 1;

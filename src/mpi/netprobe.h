@@ -154,8 +154,8 @@ int hc__mpi_parse_sizes(const char *s, uint64_t **out, size_t *n);
 int hc__mpi_rank(void);
 /* The measurement options both subcommands take (--sizes, --reps, --gap-msgs, --gap-trials,
  * --mode full|clustered|links, --rho, --serial; getopt codes s r g t m R S). Returns 1 when `c`
- * was one of them and was applied, 0 when `c` is not one of them, 2 after printing a usage
- * error. */
+ * was one of them and was applied, 0 when `c` is not one of them, -1 after printing that its
+ * value is bad (the command then exits 1). */
 int hc__mpi_probe_option(const char *cmd, int c, const char *arg, hc__probe_opts_t *o,
                          uint64_t **sizes, size_t *nsizes);
 /* Print "hetcoll-mpi <cmd>: message" on stderr from rank 0 only. */

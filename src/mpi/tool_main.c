@@ -209,8 +209,8 @@ int hc__mpi_cmd_probe(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1 && rc == 0) {
         int handled = hc__mpi_probe_option(cmd, c, optarg, &o, &sizes, &nsizes);
         if (handled) {
-            if (handled == 2)
-                rc = 2;
+            if (handled < 0)
+                rc = 1; /* a bad value */
             continue;
         }
         char *end = NULL;
@@ -223,7 +223,7 @@ int hc__mpi_cmd_probe(int argc, char **argv)
             long v = strtol(optarg, &end, 10);
             if (end == optarg || *end || v < 1 || v > 64) {
                 hc__mpi_error(cmd, "--flows '%s': expected an integer in 1..64", optarg);
-                rc = 2;
+                rc = 1;
             } else
                 flows = (int)v;
             break;
@@ -233,7 +233,7 @@ int hc__mpi_cmd_probe(int argc, char **argv)
             if (end == optarg || *end || !isfinite(flow_time) || flow_time <= 0 ||
                 flow_time > 3600) {
                 hc__mpi_error(cmd, "--flow-time '%s': expected seconds in (0, 3600]", optarg);
-                rc = 2;
+                rc = 1;
             }
             break;
         case 'o':

@@ -71,10 +71,21 @@ timeout 240 "$MPIRUN" -np "$NP" "$TOOL" probe --links --out "$T/links.json" \
 grep -q '"mode": "links", "clusters": 1' "$T/links.rep" || fail "link probe report: $(head -c 300 "$T/links.rep")"
 grep -q "mode=links sites=1" "$T/links.err" || fail "link probe summary: $(cat "$T/links.err")"
 grep -q '"format": "hetcoll-platform/2"' "$T/links.json" || fail "link probe wrote no links"
-rc=0
-"$MPIRUN" -np 2 "$TOOL" probe --links --gap-msgs 4 2> "$T/bad.err" > /dev/null || rc=$?
-[ "$rc" -eq 2 ] && grep -q -- "--gap-msgs does not apply to --mode links" "$T/bad.err" ||
-    fail "--links --gap-msgs: exit $rc, $(cat "$T/bad.err")"
+# A bad value: one line naming it, exit 1; a wrong command-line shape: exit 2.
+bad() { # WANT_RC MESSAGE ARGS...
+    local want=$1 msg=$2 rc=0
+    shift 2
+    timeout 60 "$MPIRUN" -np 2 "$TOOL" "$@" > /dev/null 2> "$T/bad.err" || rc=$?
+    [ "$rc" -eq "$want" ] && grep -q -- "$msg" "$T/bad.err" ||
+        fail "'$*': exit $rc (want $want), $(head -3 "$T/bad.err")"
+}
+bad 2 "--gap-msgs does not apply to --mode links" probe --links --gap-msgs 4
+bad 2 "--flows applies to --mode links only" probe --flows 3
+bad 1 "--mode 'bogus': valid are full, clustered, links" probe --mode bogus
+bad 1 "--reps 'x': expected an integer in 1..100000" probe --reps x
+bad 1 "--flow-time '0': expected seconds in (0, 3600]" probe --links --flow-time 0
+bad 1 "--mode links: the monitor's epochs are pLogP probes" monitor --mode links --directory "$T/m.json"
+bad 2 "unknown or incomplete option '--bogus'" probe --bogus
 
 # Monitor: the quick epoch 1, then three pLogP epochs.
 timeout 240 "$MPIRUN" -np "$NP" "$TOOL" monitor $ARGS --interval 0.2 --count 3 --quiet \
