@@ -94,8 +94,8 @@ timeout 240 "$MPIRUN" -np "$NP" "$TOOL" monitor $ARGS --interval 0.2 --count 3 -
 grep -q '"mode": "full"' "$T/dir.json" || fail "monitor's last epoch is not a full probe"
 ls "$T" | grep -q '\.tmp\.' && fail "temporary file left behind"
 # A reader started right after the monitor finds the quick epoch while the first pLogP probe
-# (made slow here: 2 ranks, 8 trials of 16 messages of 8 MiB each way) still runs.
-timeout 240 "$MPIRUN" -np 2 "$TOOL" monitor --sizes 1,8MiB --gap-msgs 16 --gap-trials 8 \
+# (made slow here: 2 ranks, 16 trials of 16 messages of 8 MiB each way: ~2 s here) still runs.
+timeout 240 "$MPIRUN" -np 2 "$TOOL" monitor --sizes 1,8MiB --gap-msgs 16 --gap-trials 16 \
     --serial --interval 600 --count 1 --quiet --directory "$T/slow.json" &
 mon=$!
 for _ in $(seq 1 2400); do
