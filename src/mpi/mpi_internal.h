@@ -8,7 +8,8 @@
  *   exec.c        executing schedules (exchange, broadcast, reduction, redistribution)
  *   plan.c        the plan cache: sightings, planning on rank 0, sharing the schedules
  *   speculate.c   alltoallv without gathering the sizes while they repeat
- *   quickprobe.c  a rough platform when none is given
+ *   probe_links.c the link probe (netprobe.h)
+ *   quickprobe.c  a platform when none is given: the link probe's
  *   tune.c        choosing among the candidates (the MPI library's own collective included)
  *   comm.c        communicators: options, environment, platform
  *   coll.c        the public collectives
@@ -375,8 +376,8 @@ int hc__exec_redistribute(hc_comm_t *c, const hc_schedule_t *s, const uint32_t *
 int hc__exec_ttcc(MPI_Comm comm, int rank, int size, const hc_schedule_t *s, char *buf, int count,
                   MPI_Datatype type);
 
-/* A rough platform from a quick all-pairs probe (latency: 1-byte ping-pong, bandwidth: one
- * 1 MiB exchange), measured in rounds of disjoint pairs. Collective. */
+/* The platform of the link probe (probe_links.c, declared in netprobe.h): sites, their
+ * uplinks, gap tables of the site pairs. Collective; returns an MPI error code. */
 int hc__mpi_quick_probe(MPI_Comm comm, hc_platform_t **out);
 
 #endif

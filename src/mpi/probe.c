@@ -13,7 +13,10 @@
  *  - bandwidth B = m_max / g(m_max) (the streaming rate at the largest size).
  * Rounds: full mode orders the pairs by the circle method (round-robin tournament: P-1 rounds
  * of P/2 pairs for even P); clustered mode packs its pairs greedily into matchings. A barrier
- * separates rounds. */
+ * separates rounds.
+ * Noise: the ping-pong samples of each pair are checked with hc__probe_spread; rank 0 learns how
+ * many pairs' samples disagree by more than rho (the clustering's own tolerance) and which pair
+ * is worst, and the tool warns about it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,10 +172,48 @@ void hc__probe_result_free(hc__probe_result_t *r)
     memset(r, 0, sizeof *r);
 }
 
+/* Count a pair's ping-pong samples (tmp, RTTs) in the noise record. */
+static void note_noise(hc__probe_noise_t *z, double *tmp, int reps, uint32_t a, uint32_t b)
+{
+    double q1, q3, sp = hc__probe_spread(tmp, reps, &q1, &q3);
+    z->pairs++;
+    if (!(sp > z->tol))
+        return;
+    z->noisy++;
+    if (sp > z->worst) {
+        z->worst = sp;
+        z->a = a;
+        z->b = b;
+        z->q1 = q1 / 2;
+        z->q3 = q3 / 2;
+    }
+}
+
+/* Every rank gets the noise of every rank's measurements. */
+static void gather_noise(MPI_Comm comm, int me, hc__probe_noise_t *z)
+{
+    double n[2] = {(double)z->noisy, (double)z->pairs};
+    struct {
+        double v;
+        int rank;
+    } w = {z->worst, me};
+    MPI_Allreduce(MPI_IN_PLACE, n, 2, MPI_DOUBLE, MPI_SUM, comm);
+    MPI_Allreduce(MPI_IN_PLACE, &w, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+    double d[5] = {z->worst, z->a, z->b, z->q1, z->q3};
+    MPI_Bcast(d, 5, MPI_DOUBLE, w.rank, comm);
+    z->noisy = (uint64_t)n[0];
+    z->pairs = (uint64_t)n[1];
+    z->worst = d[0];
+    z->a = (uint32_t)d[1];
+    z->b = (uint32_t)d[2];
+    z->q1 = d[3];
+    z->q3 = d[4];
+}
+
 /* Run one phase: the rounds of `pairs`; gap = 0 for latency, 1 for gaps. */
 static void run_phase(MPI_Comm comm, int me, const pair_t *pairs, const size_t *start, int rounds,
                       int gap, const hc__probe_opts_t *o, char *buf, double *tmp, double *lat,
-                      double *gapm, uint32_t P)
+                      double *gapm, uint32_t P, hc__probe_noise_t *noise)
 {
     size_t S = o->n_sizes;
     for (int r = 0; r < rounds; r++) {
@@ -184,8 +225,10 @@ static void run_phase(MPI_Comm comm, int me, const pair_t *pairs, const size_t *
             int peer = (int)q->a == me ? (int)q->b : (int)q->a;
             if (!gap) {
                 double rtt = pingpong(comm, (int)q->a == me, peer, buf, o->reps, tmp);
-                if ((int)q->a == me)
+                if ((int)q->a == me) {
                     lat[(size_t)q->a * P + q->b] = lat[(size_t)q->b * P + q->a] = rtt / 2;
+                    note_noise(noise, tmp, o->reps, q->a, q->b);
+                }
                 break;
             }
             for (int d = 0; d < 2; d++) {
@@ -254,8 +297,11 @@ int hc__probe_run(MPI_Comm comm, const hc__probe_opts_t *o, hc__probe_result_t *
         rc = hc__error(HC_ERR_NOMEM, "probe: out of memory");
         goto done;
     }
-    run_phase(comm, me, pairs, start, rounds, 0, o, buf, tmp, r->lat, NULL, P);
+    r->noise.tol = o->rho;
+    r->noise.reps = o->reps;
+    run_phase(comm, me, pairs, start, rounds, 0, o, buf, tmp, r->lat, NULL, P, &r->noise);
     MPI_Allreduce(MPI_IN_PLACE, r->lat, (int)((size_t)P * P), MPI_DOUBLE, MPI_SUM, comm);
+    gather_noise(comm, me, &r->noise);
     r->n_latency = n;
     r->rounds_latency = (uint32_t)rounds;
     free(start);
@@ -310,7 +356,7 @@ int hc__probe_run(MPI_Comm comm, const hc__probe_opts_t *o, hc__probe_result_t *
         rc = hc__error(HC_ERR_NOMEM, "probe: out of memory");
         goto done;
     }
-    run_phase(comm, me, pairs, start, rounds, 1, o, buf, tmp, r->lat, gap_local, P);
+    run_phase(comm, me, pairs, start, rounds, 1, o, buf, tmp, r->lat, gap_local, P, &r->noise);
     MPI_Reduce(gap_local, r->gap, (int)((size_t)P * P * S), MPI_DOUBLE, MPI_SUM, 0, comm);
     r->n_gap = ngap;
     r->rounds_gap = (uint32_t)rounds;

@@ -110,7 +110,7 @@ int hc__mpi_probe_option(const char *cmd, int c, const char *arg, hc__probe_opts
                           "--sizes '%s': expected increasing sizes in 1..1GiB, e.g. "
                           "1,1KiB,64KiB,1MiB",
                           arg);
-            return 2;
+            return -1;
         }
         return 1;
     case 'r':
@@ -124,7 +124,7 @@ int hc__mpi_probe_option(const char *cmd, int c, const char *arg, hc__probe_opts
                           : c == 'g' ? "--gap-msgs"
                                      : "--gap-trials",
                           arg, lo);
-            return 2;
+            return -1;
         }
         if (c == 'r')
             o->reps = (int)v;
@@ -135,17 +135,19 @@ int hc__mpi_probe_option(const char *cmd, int c, const char *arg, hc__probe_opts
         return 1;
     }
     case 'm':
-        if (strcmp(arg, "full") == 0 || strcmp(arg, "clustered") == 0) {
+        if (strcmp(arg, "full") == 0 || strcmp(arg, "clustered") == 0 ||
+            strcmp(arg, "links") == 0) {
             o->clustered = arg[0] == 'c';
+            o->links = arg[0] == 'l';
             return 1;
         }
-        hc__mpi_error(cmd, "--mode '%s': valid are full, clustered", arg);
-        return 2;
+        hc__mpi_error(cmd, "--mode '%s': valid are full, clustered, links", arg);
+        return -1;
     case 'R':
         o->rho = strtod(arg, &end);
         if (end == arg || *end || !isfinite(o->rho) || o->rho < 0) {
             hc__mpi_error(cmd, "--rho '%s': expected a number >= 0", arg);
-            return 2;
+            return -1;
         }
         return 1;
     case 'S':
