@@ -317,6 +317,12 @@ int hc_directory_load(const char *path, double max_age_s, hc_platform_t **platfo
     hc_directory_info_t local;
     hc_directory_info_init(&local);
     char *text = NULL;
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT) /* the monitor's usual first minute */
+        return hc__error(HC_ERR_IO,
+                         "%s: no such directory file (if `hetcoll monitor` writes it, its first "
+                         "epoch is not there yet: wait for the file)",
+                         path);
     HC__TRY(hc__read_file(path, &text, NULL));
     json_error_t jerr;
     json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);

@@ -87,6 +87,11 @@ for c in "platform show $T/net.dir" "platform show --platform $T/net.dir" "clust
         { fail=$((fail + 1)); echo "FAIL: $c: exit $rc, no dir: hint: $(cat "$T/e")"; }
 done
 "$H" platform show "dir:$T/net.dir" >/dev/null 2>&1 || { fail=$((fail + 1)); echo "FAIL: the hint's dir:FILE does not load"; }
+# dir: of a file the monitor has not written yet: say so (scheduling right after `monitor &`)
+"$H" platform show "dir:$T/not-yet.dir" >/dev/null 2>"$T/e"
+rc=$?
+{ [ $rc -eq 1 ] && [ "$(wc -l <"$T/e")" = 1 ] && grep -q "first epoch is not there yet" "$T/e"; } ||
+    { fail=$((fail + 1)); echo "FAIL: dir: of a missing file: exit $rc: $(cat "$T/e")"; }
 "$H" platform show "$2/data/simgrid/cluster.xml" >"$T/o" 2>"$T/e"
 grep -q "looks like a SimGrid platform; use simgrid:$2/data/simgrid/cluster.xml" "$T/e" || { fail=$((fail + 1)); echo "FAIL: no simgrid: hint: $(cat "$T/e")"; }
 # One unit convention in the text output: seconds and bytes per second (cluster printed us and
