@@ -11,6 +11,24 @@ target_link_options(hetcoll_pmpi PRIVATE "-Wl,--version-script=${PROJECT_SOURCE_
 set_target_properties(hetcoll_pmpi PROPERTIES LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/pmpi.map)
 install(TARGETS hetcoll_pmpi LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
+# The drop-in for MPICH programs: the same sources built with mpicc.mpich, installed beside the
+# Open MPI one (docs/pmpi.md). Not under HETCOLL_SANITIZE (it links the core, instrumented there).
+find_program(HC_MPICC_MPICH mpicc.mpich)
+if(HC_MPICC_MPICH AND NOT HETCOLL_SANITIZE)
+  set(HC_PMPI_MPICH ${CMAKE_CURRENT_BINARY_DIR}/libhetcoll_pmpi_mpich.so)
+  add_custom_command(OUTPUT ${HC_PMPI_MPICH}
+    COMMAND ${HC_MPICC_MPICH} -shared -fPIC -O2 -std=c11 -I${PROJECT_SOURCE_DIR}/include
+            -I${PROJECT_SOURCE_DIR}/src -o ${HC_PMPI_MPICH} ${PROJECT_SOURCE_DIR}/src/mpi/pmpi.c
+            ${HC_MPI_RUNTIME_SOURCES} $<TARGET_FILE:hetcoll_static> -ljansson -lm
+            -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/pmpi.map
+    DEPENDS ${PROJECT_SOURCE_DIR}/src/mpi/pmpi.c ${HC_MPI_RUNTIME_SOURCES}
+            ${PROJECT_SOURCE_DIR}/src/mpi/mpi_internal.h ${PROJECT_SOURCE_DIR}/cmake/pmpi.map
+            hetcoll_static
+    COMMENT "mpicc.mpich libhetcoll_pmpi_mpich.so" VERBATIM)
+  add_custom_target(hc_pmpi_mpich_lib ALL DEPENDS ${HC_PMPI_MPICH})
+  install(FILES ${HC_PMPI_MPICH} DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
+
 # Not under HETCOLL_SANITIZE: an ASan library cannot be preloaded into a program built without.
 if(HETCOLL_BUILD_TESTS AND NOT HETCOLL_SANITIZE)
   # tests/pmpi/test_pmpi.sh: an unmodified MPI program (pmpi_app, no hetcoll) with and without
@@ -39,20 +57,10 @@ if(HETCOLL_BUILD_TESTS AND NOT HETCOLL_SANITIZE)
             $<TARGET_FILE:pmpi_app> $<TARGET_FILE:hetcoll_pmpi> 6)
   set_tests_properties(mpi/pmpi_openmpi PROPERTIES LABELS mpi TIMEOUT 300
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
-  find_program(HC_MPICC_MPICH mpicc.mpich)
   find_program(HC_MPIEXEC_MPICH mpiexec.mpich)
-  if(HC_MPICC_MPICH AND HC_MPIEXEC_MPICH)
-    set(lib ${CMAKE_CURRENT_BINARY_DIR}/libhetcoll_pmpi_mpich.so)
+  if(HC_PMPI_MPICH AND HC_MPIEXEC_MPICH)
+    set(lib ${HC_PMPI_MPICH})
     set(app ${CMAKE_CURRENT_BINARY_DIR}/pmpi_app_mpich)
-    add_custom_command(OUTPUT ${lib}
-      COMMAND ${HC_MPICC_MPICH} -shared -fPIC -O2 -std=c11 -I${PROJECT_SOURCE_DIR}/include
-              -I${PROJECT_SOURCE_DIR}/src -o ${lib} ${PROJECT_SOURCE_DIR}/src/mpi/pmpi.c
-              ${HC_MPI_RUNTIME_SOURCES} $<TARGET_FILE:hetcoll_static> -ljansson -lm
-              -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/pmpi.map
-      DEPENDS ${PROJECT_SOURCE_DIR}/src/mpi/pmpi.c ${HC_MPI_RUNTIME_SOURCES}
-              ${PROJECT_SOURCE_DIR}/src/mpi/mpi_internal.h ${PROJECT_SOURCE_DIR}/cmake/pmpi.map
-              hetcoll_static
-      COMMENT "mpicc.mpich libhetcoll_pmpi_mpich.so" VERBATIM)
     add_custom_command(OUTPUT ${app}
       COMMAND ${HC_MPICC_MPICH} -O2 -std=c11 -o ${app} ${PROJECT_SOURCE_DIR}/tests/pmpi/pmpi_app.c
       DEPENDS ${PROJECT_SOURCE_DIR}/tests/pmpi/pmpi_app.c
@@ -69,7 +77,8 @@ if(HETCOLL_BUILD_TESTS AND NOT HETCOLL_SANITIZE)
               ${PROJECT_SOURCE_DIR}/bench/pmpi_workload.c -lm
       DEPENDS ${PROJECT_SOURCE_DIR}/bench/pmpi_workload.c
       COMMENT "mpicc.mpich bench_pmpi_workload_mpich" VERBATIM)
-    add_custom_target(hc_pmpi_mpich ALL DEPENDS ${lib} ${app} ${stress_app} ${workload_app})
+    add_custom_target(hc_pmpi_mpich ALL DEPENDS ${app} ${stress_app} ${workload_app})
+    add_dependencies(hc_pmpi_mpich hc_pmpi_mpich_lib)
     add_test(NAME mpi/stress_mpich_pmpi
       COMMAND bash ${PROJECT_SOURCE_DIR}/tests/mpi/stress.sh --mpi mpich --mpirun ${HC_MPIEXEC_MPICH}
               --pmpi ${stress_app} --lib ${lib} --cli $<TARGET_FILE:hetcoll_cli> --only pmpi,threads,errors
