@@ -64,6 +64,10 @@ cmake -S "$tmp" -B "$tmp/b" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/b" >/dev/null
 out=$(LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/b/b")
 [ "$out" = "ok caterpillar 5" ] || { echo "CMake consumer printed '$out'"; exit 1; }
+# A consumer of the core alone does not need MPI, even from a build that has the runtime.
+cmake -S "$tmp" -B "$tmp/b2" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON \
+    >"$tmp/b2.log" 2>&1 && cmake --build "$tmp/b2" >>"$tmp/b2.log" 2>&1 ||
+    { echo "find_package(hetcoll) needs MPI for hetcoll::hetcoll:"; tail -5 "$tmp/b2.log"; exit 1; }
 # The CLI from the public API alone: its sources against the installed headers and shared library
 # (no src/ on the include path, no static library), then the CLI test scripts on that binary.
 # shellcheck disable=SC2046
