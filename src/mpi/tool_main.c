@@ -45,7 +45,8 @@ static void probe_help(void)
         "                     (default 2)\n"
         "  --flow-time S      links: seconds one uplink test should take (default 0.1)\n"
         "  --serial           one measurement at a time (no concurrent pairs; not for links)\n"
-        "  --out FILE         write the platform JSON to FILE (default stdout)\n"
+        "  -o, --output FILE  write the platform JSON to FILE (default stdout; --out is the\n"
+        "                     former spelling)\n"
         "  --report FILE      write counts, times (and, for links, the sites) as JSON to FILE\n"
         "  -h, --help         this help\n");
 }
@@ -193,7 +194,8 @@ int hc__mpi_cmd_probe(int argc, char **argv)
         {"mode", required_argument, NULL, 'm'},     {"links", no_argument, NULL, 'L'},
         {"flows", required_argument, NULL, 'F'},    {"flow-time", required_argument, NULL, 'T'},
         {"rho", required_argument, NULL, 'R'},      {"serial", no_argument, NULL, 'S'},
-        {"out", required_argument, NULL, 'o'},      {"report", required_argument, NULL, 'j'},
+        {"output", required_argument, NULL, 'o'},   {"report", required_argument, NULL, 'j'},
+        {"out", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     const char *cmd = "probe", *out = NULL, *report = NULL;
     uint64_t *sizes = NULL;
@@ -206,7 +208,7 @@ int hc__mpi_cmd_probe(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int rc = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1 && rc == 0) {
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1 && rc == 0) {
         int handled = hc__mpi_probe_option(cmd, c, optarg, &o, &sizes, &nsizes);
         if (handled) {
             if (handled < 0)
@@ -236,6 +238,10 @@ int hc__mpi_cmd_probe(int argc, char **argv)
                 rc = 1;
             }
             break;
+        case 'O': /* the former spelling (hetcoll's one vocabulary: -o/--output) */
+            if (hc__mpi_rank() == 0)
+                fprintf(stderr, "hetcoll-mpi: note: --out is deprecated; use -o/--output\n");
+            /* fall through */
         case 'o':
             out = optarg;
             break;

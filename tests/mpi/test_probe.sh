@@ -22,7 +22,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 field() { grep -o "\"$2\": [0-9]*" "$1" | grep -o '[0-9]*$'; }
 ARGS="--sizes 1,1KiB,64KiB --reps 5 --gap-msgs 4 --gap-trials 2"
 
-timeout 240 "$MPIRUN" -np "$NP" "$TOOL" probe $ARGS --mode full --out "$T/full.json" \
+timeout 240 "$MPIRUN" -np "$NP" "$TOOL" probe $ARGS --mode full -o "$T/full.json" \
     --report "$T/full.rep" 2> "$T/full.err" || fail "full probe"
 grep -q "mode=full" "$T/full.err" || fail "no summary line: $(head -c 300 "$T/full.err")"
 grep -q "full mode would need" "$T/full.err" && fail "full mode compares itself with full mode"
@@ -36,26 +36,26 @@ R=$(field "$T/full.rep" latency_rounds)
 # On one host every link is alike: a generous tolerance gives one logical cluster whatever the
 # oversubscription noise; then only C(C-1)+C gap measurements are needed.
 timeout 240 "$MPIRUN" -np "$NP" "$TOOL" probe $ARGS --mode clustered --rho 20 \
-    --out "$T/cl.json" --report "$T/cl.rep" 2> "$T/cl.err" || fail "clustered probe"
+    -o "$T/cl.json" --report "$T/cl.rep" 2> "$T/cl.err" || fail "clustered probe"
 grep -q "(full mode would need $((NP * (NP - 1))))" "$T/cl.err" || fail "clustered summary: $(cat "$T/cl.err")"
 "$CHECK" platform "$T/cl.json" "$NP" || fail "clustered probe platform"
 G=$(field "$T/cl.rep" gap_measurements) C=$(field "$T/cl.rep" clusters)
 [ "$G" -lt $((NP * (NP - 1))) ] || fail "clustered mode used $G measurements, full $((NP * (NP - 1)))"
 [ "$G" -le $((C * (C - 1) + C)) ] || fail "clustered mode used $G > C(C-1)+C with C=$C"
 # Default tolerance too (noise may split the host into several clusters; the bound holds).
-timeout 240 "$MPIRUN" -np "$NP" "$TOOL" probe $ARGS --mode clustered --out "$T/cl2.json" \
+timeout 240 "$MPIRUN" -np "$NP" "$TOOL" probe $ARGS --mode clustered -o "$T/cl2.json" \
     --report "$T/cl2.rep" || fail "clustered probe (rho 0.3)"
 "$CHECK" platform "$T/cl2.json" "$NP" || fail "clustered probe platform (rho 0.3)"
 G=$(field "$T/cl2.rep" gap_measurements) C=$(field "$T/cl2.rep" clusters)
 [ "$G" -le $((C * (C - 1) + C)) ] || fail "clustered mode used $G > C(C-1)+C with C=$C"
 
 # Through the main CLI.
-timeout 240 "$MPIRUN" -np "$NP" "$CLI" probe $ARGS --out "$T/cli.json" || fail "hetcoll probe"
+timeout 240 "$MPIRUN" -np "$NP" "$CLI" probe $ARGS -o "$T/cli.json" || fail "hetcoll probe"
 "$CHECK" platform "$T/cli.json" "$NP" || fail "hetcoll probe platform"
 "$CLI" cluster --platform "$T/cli.json" --rho 20 >/dev/null || fail "hetcoll cluster on probe output"
 
 # One rank (no mpirun) measures nothing: a clear line, exit 1, no file.
-for cmd in "probe --out $T/one.json" "monitor --directory $T/one.json"; do
+for cmd in "probe -o $T/one.json" "monitor --directory $T/one.json"; do
     rc=0
     timeout 60 "$CLI" $cmd > /dev/null 2> "$T/one.err" || rc=$?
     [ "$rc" -eq 1 ] || fail "'hetcoll $cmd' on one rank: exit $rc, want 1"
@@ -65,7 +65,7 @@ for cmd in "probe --out $T/one.json" "monitor --directory $T/one.json"; do
 done
 
 # The link probe on one host: one site (ranks on one host are one site), a NIC per rank.
-timeout 240 "$MPIRUN" -np "$NP" "$TOOL" probe --links --out "$T/links.json" \
+timeout 240 "$MPIRUN" -np "$NP" "$TOOL" probe --links -o "$T/links.json" \
     --report "$T/links.rep" 2> "$T/links.err" || fail "link probe: $(cat "$T/links.err")"
 "$CHECK" platform "$T/links.json" "$NP" || fail "link probe platform"
 grep -q '"mode": "links", "clusters": 1' "$T/links.rep" || fail "link probe report: $(head -c 300 "$T/links.rep")"

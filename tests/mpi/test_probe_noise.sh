@@ -24,7 +24,7 @@ for _ in 1 2; do
     hogs+=($!)
 done
 timeout 240 "$MPIRUN" -np 4 "$TOOL" probe --mode clustered --sizes 1,1KiB --gap-msgs 2 \
-    --gap-trials 1 --out "$T/p.json" 2> "$T/err" || fail "probe: $(cat "$T/err")"
+    --gap-trials 1 -o "$T/p.json" 2> "$T/err" || fail "probe: $(cat "$T/err")"
 cat "$T/err"
 grep -q "warning: the repeated latency samples of [0-9]* of 6 pairs disagree by more than rho = 0.3" "$T/err" ||
     fail "no noise warning on a loaded host"

@@ -165,7 +165,7 @@ PLAT="$T/configured.json"
 if [ -x "$TOOL" ]; then
     t0=$SECONDS
     if mpirun_ns "$TMO" "$T/probe.log" "$TOOL" probe --sizes 1,64KiB,1MiB --reps 3 \
-        --gap-msgs 4 --gap-trials 1 $SERIAL --out "$T/probe.json" --report "$T/report.json"; then
+        --gap-msgs 4 --gap-trials 1 $SERIAL -o "$T/probe.json" --report "$T/report.json"; then
         PLAT="$T/probe.json"
         echo "== probe: $((SECONDS - t0)) s; measured bandwidth (MB/s), rows = senders:"
         tr -d '\n ' < "$T/probe.json" |

@@ -59,7 +59,7 @@ timeout 300 ip netns exec ${PFX}1 unshare --uts sh -c "hostname ${PFX}1; \
     $MPIRUN --mca plm_rsh_agent $T/agent.sh --mca oob_tcp_if_include $NET.0/24 \
     --mca btl tcp,self --mca mpi_yield_when_idle 1 --mca btl_tcp_if_include $NET.0/24 --host $HOSTS -np $N \
     $TOOL probe --sizes 1,4KiB,64KiB --reps 10 --gap-msgs 8 --gap-trials 2 \
-    --out $T/probe.json --report $T/report.json" > "$T/mpirun.log" 2>&1
+    -o $T/probe.json --report $T/report.json" > "$T/mpirun.log" 2>&1
 rc=$?
 if [ $rc -ne 0 ]; then
     cat "$T/mpirun.log"
