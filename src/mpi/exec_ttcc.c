@@ -6,13 +6,17 @@
  * has arrived; it forwards held segments to its T0 children first, then to its T1 children,
  * one send at a time.
  *
- * Stopping the losing transfer (segment granularity), with no request left behind:
+ * Stopping the losing transfer (segment granularity), with no request left behind and no
+ * MPI_Cancel (SimGrid SMPI 3.32 crashes in a later MPI_Waitany after cancelling a receive):
  *  1. When a node holds every segment it sends STOP on each of its two incoming edges.
  *  2. A parent that sees STOP on an edge sends no further segment on it and answers END(j),
- *     j = the number of segments it sent on that edge (after its in-flight send completed).
- *  3. The child keeps receiving on the edge until it has j segments, then cancels its one
- *     pre-posted receive (never matched: no segment j is ever sent) and waits for it.
- * Each edge thus carries exactly one STOP and one END, so every posted request completes.
+ *     j = the number of segments it sent on that edge (after its in-flight send completed),
+ *     and, when j < nseg, an empty message with segment j's tag: the filler.
+ *  3. The child keeps a receive posted for its next segment while it has fewer than nseg and
+ *     no filler; the filler (0 elements, where every segment has at least one) completes the
+ *     receive of segment j, and the edge is closed once END is known too.
+ * Each edge thus carries exactly one STOP, one END and at most one filler, each matched by a
+ * posted receive, so every request completes.
  * No cycle of waits is possible: a node always has a receive posted on each live incoming
  * edge and answers STOP without waiting for anything but its own in-flight send. */
 #include <stdlib.h>
@@ -29,7 +33,7 @@ typedef struct {
     int replied;      /* END sent */
     int stop_buf;     /* payload of STOP (unused) */
     uint32_t end_val; /* payload of END */
-    MPI_Request stop_req, end_req;
+    MPI_Request stop_req, end_req, fill_req;
 } out_edge_t;
 
 typedef struct {
@@ -38,6 +42,7 @@ typedef struct {
     uint32_t next;        /* next segment index to receive */
     int32_t end;          /* END value, -1 until known */
     int closed;           /* finished: END known and drained */
+    int filled;           /* the filler arrived: no segment comes any more */
     MPI_Request data_req; /* receive of segment `next` */
     MPI_Request end_req;  /* receive of END */
     uint32_t end_buf;
@@ -98,7 +103,7 @@ int hc__exec_ttcc(MPI_Comm comm, int rank, int size, const hc_schedule_t *s, cha
     }
     for (size_t i = 0; i < n_out; i++) {
         out[i].end_val = 0;
-        out[i].stop_req = out[i].end_req = MPI_REQUEST_NULL;
+        out[i].stop_req = out[i].end_req = out[i].fill_req = MPI_REQUEST_NULL;
         if (err == MPI_SUCCESS)
             err = MPI_Irecv(&out[i].stop_buf, 1, MPI_INT, out[i].peer, TAG_STOP + out[i].tree, comm,
                             &out[i].stop_req);
@@ -137,11 +142,11 @@ int hc__exec_ttcc(MPI_Comm comm, int rank, int size, const hc_schedule_t *s, cha
             in_edge_t *e = &in[i];
             if (e->closed)
                 continue;
-            if (e->end >= 0 && e->next >= (uint32_t)e->end && e->data_req == MPI_REQUEST_NULL) {
+            if (e->end >= 0 && e->data_req == MPI_REQUEST_NULL && (e->filled || e->next >= nseg)) {
                 e->closed = 1;
                 continue;
             }
-            if (e->data_req == MPI_REQUEST_NULL && e->next < nseg) {
+            if (e->data_req == MPI_REQUEST_NULL && !e->filled && e->next < nseg) {
                 int f, n;
                 hc__segment(count, nseg, e->next, &f, &n);
                 err = MPI_Irecv(e->dst + f * ext, n, type, e->peer,
@@ -178,6 +183,9 @@ int hc__exec_ttcc(MPI_Comm comm, int rank, int size, const hc_schedule_t *s, cha
                 o->end_val = o->sent;
                 err = MPI_Isend(&o->end_val, 1, MPI_UINT32_T, o->peer, TAG_END + o->tree, comm,
                                 &o->end_req);
+                if (err == MPI_SUCCESS && o->sent < nseg) /* the child's receive of segment j */
+                    err = MPI_Isend(buf, 0, type, o->peer, TAG_DATA + 2 * (int)o->sent + o->tree,
+                                    comm, &o->fill_req);
             }
         }
         if (err != MPI_SUCCESS)
@@ -193,6 +201,7 @@ int hc__exec_ttcc(MPI_Comm comm, int rank, int size, const hc_schedule_t *s, cha
         for (size_t i = 0; i < n_out; i++) {
             reqs[nr++] = out[i].stop_req;
             reqs[nr++] = out[i].end_req;
+            reqs[nr++] = out[i].fill_req;
         }
         int live = 0;
         for (int i = 0; i < nr; i++)
@@ -217,6 +226,12 @@ int hc__exec_ttcc(MPI_Comm comm, int rank, int size, const hc_schedule_t *s, cha
             in_edge_t *e = &in[i];
             if (idx == k) {
                 e->data_req = MPI_REQUEST_NULL;
+                int got = 0;
+                MPI_Get_count(&st, type, &got);
+                if (got == 0) { /* the filler: segment `next` will not come on this edge */
+                    e->filled = 1;
+                    continue;
+                }
                 uint32_t g = e->next++;
                 if (!held[g]) {
                     held[g] = 1;
@@ -226,11 +241,6 @@ int hc__exec_ttcc(MPI_Comm comm, int rank, int size, const hc_schedule_t *s, cha
             } else if (idx == k + 1) {
                 e->end_req = MPI_REQUEST_NULL;
                 e->end = (int32_t)e->end_buf;
-                /* A receive posted beyond the last segment sent will never match. */
-                if (e->data_req != MPI_REQUEST_NULL && e->next >= (uint32_t)e->end) {
-                    MPI_Cancel(&e->data_req);
-                    MPI_Wait(&e->data_req, MPI_STATUS_IGNORE);
-                }
             } else if (idx == k + 2) {
                 e->stop_req = MPI_REQUEST_NULL;
             }
@@ -240,12 +250,14 @@ int hc__exec_ttcc(MPI_Comm comm, int rank, int size, const hc_schedule_t *s, cha
             out[send_edge].sent++;
         }
         k++;
-        for (size_t i = 0; i < n_out; i++, k += 2) {
+        for (size_t i = 0; i < n_out; i++, k += 3) {
             if (idx == k) {
                 out[i].stop_req = MPI_REQUEST_NULL;
                 out[i].stopped = 1;
             } else if (idx == k + 1) {
                 out[i].end_req = MPI_REQUEST_NULL;
+            } else if (idx == k + 2) {
+                out[i].fill_req = MPI_REQUEST_NULL;
             }
         }
     }
