@@ -188,15 +188,21 @@ static int run_links(const hc__probe_opts_t *po, int flows, double flow_time, co
 
 int hc__mpi_cmd_probe(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"sizes", required_argument, NULL, 's'},    {"reps", required_argument, NULL, 'r'},
-        {"gap-msgs", required_argument, NULL, 'g'}, {"gap-trials", required_argument, NULL, 't'},
-        {"mode", required_argument, NULL, 'm'},     {"links", no_argument, NULL, 'L'},
-        {"flows", required_argument, NULL, 'F'},    {"flow-time", required_argument, NULL, 'T'},
-        {"rho", required_argument, NULL, 'R'},      {"serial", no_argument, NULL, 'S'},
-        {"output", required_argument, NULL, 'o'},   {"report", required_argument, NULL, 'j'},
-        {"out", required_argument, NULL, 'O'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"sizes", required_argument, NULL, 's'},
+                                             {"reps", required_argument, NULL, 'r'},
+                                             {"gap-msgs", required_argument, NULL, 'g'},
+                                             {"gap-trials", required_argument, NULL, 't'},
+                                             {"mode", required_argument, NULL, 'm'},
+                                             {"links", no_argument, NULL, 'L'},
+                                             {"flows", required_argument, NULL, 'F'},
+                                             {"flow-time", required_argument, NULL, 'T'},
+                                             {"rho", required_argument, NULL, 'R'},
+                                             {"serial", no_argument, NULL, 'S'},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {"report", required_argument, NULL, 'j'},
+                                             {"out", required_argument, NULL, 'O'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     const char *cmd = "probe", *out = NULL, *report = NULL;
     uint64_t *sizes = NULL;
     size_t nsizes = 0;
