@@ -35,10 +35,10 @@ typedef struct hc_sim_opts {
     /* HC_NETWORK_PAIR (default): every pair its own link, durations from the problem's costs.
      * HC_NETWORK_FLOW: the schedule executed as the MPI runtime executes it (the windows of
      * hc_schedule_exec_windows, a reduction pipelined in hc_schedule_reduce_segment pieces,
-     * eager small sends, a redistribution's steps separated by the runtime's star barrier), its
-     * transfers sharing the links of the problem's platform by max-min fairness
-     * (include/hetcoll/links.h; every pair needs a route); error draws and slowdowns are not
-     * applied, two-tree schedules not taken. */
+     * eager small sends, a redistribution's steps separated by the runtime's star barrier, a
+     * two-tree broadcast's race of its trees), its transfers sharing the links of the problem's
+     * platform by max-min fairness (include/hetcoll/links.h; a platform without links: its NICs
+     * and private pair links); error draws and slowdowns are not applied. */
     int network;
     /* With HC_NETWORK_FLOW: 1 = SMPI's default size-dependent latency and bandwidth factors
      * (hc_flow_opts_t.smpi_factors). Default 0. */

@@ -583,12 +583,8 @@ int hc_simulate(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_
         if (opts->error_sigma > 0 || opts->slowdown)
             return hc__error(HC_ERR_UNSUPPORTED,
                              "simulate: the flow network does not apply error draws or slowdowns");
-        if (s->parent2)
-            return hc__error(HC_ERR_UNSUPPORTED,
-                             "simulate: the flow network replays alltoall, bcast, reduce and "
-                             "redistribution schedules (not two-tree broadcasts)");
     }
-    if (s->parent2)
+    if (s->parent2 && opts->network != HC_NETWORK_FLOW)
         return hc__simulate_ttcc(s, truth, opts, out);
 
     size_t E = s->n_events;

@@ -488,6 +488,178 @@ static int run_redistribute(const hc_schedule_t *s, const hc_problem_t *truth,
     return rc;
 }
 
+/* TTCC (two trees) as src/mpi/exec_ttcc.c runs it: the message in nseg pieces; a node holds a
+ * piece once either parent's copy arrived (each parent edge delivers its pieces in order, a
+ * receive always posted); it serves its T0 children, then its T1 children, one edge at a time
+ * and one send at a time, each edge its pieces in order as they are held, skipping stopped
+ * edges. A node holding everything sends STOP (a control message: its latency) to both
+ * parents; a parent stops that edge after its in-flight send and answers END, which closes the
+ * child's edge. A node is done when its edges are closed and its sends are done. */
+typedef struct {
+    uint32_t peer;
+    uint32_t sent;
+    unsigned char stopped, replied;
+} tedge_t;
+
+enum { T_DATA = 0, T_STOP = 1, T_END = 2 };
+
+static int run_ttcc(const hc_schedule_t *s, const hc_problem_t *truth, const hc_platform_t *pl,
+                    const hc_sim_opts_t *opts, hc_sim_result_t *r)
+{
+    const uint32_t P = s->P, root = s->root;
+    uint64_t m = truth->msg_bytes ? truth->msg_bytes : 1;
+    uint32_t nseg = s->n_segments > 1 ? s->n_segments : 16;
+    if (nseg > 4096)
+        nseg = 4096;
+    if (nseg > m)
+        nseg = (uint32_t)m;
+    size_t *order = NULL;
+    HC__TRY(hc__event_order(s->events, s->n_events, &order));
+    /* out edges per node in exec's order: T0 children by planned start, then T1 children */
+    size_t *ooff = hc__calloc((size_t)P + 2, sizeof *ooff);
+    tedge_t *out = hc__calloc(s->n_events + 1, sizeof *out);
+    size_t *cur = hc__calloc((size_t)P + 1, sizeof *cur);
+    unsigned char *busy = hc__calloc((size_t)P + 1, 1), *held = hc__calloc((size_t)P * nseg + 1, 1);
+    uint32_t *nheld = hc__calloc((size_t)P + 1, sizeof *nheld);
+    double *done = hc__calloc((size_t)P + 1, sizeof *done);
+    size_t cap = 1024, n_ids = 0;
+    uint32_t *id_kind = hc__malloc(cap, sizeof *id_kind), *id_a = hc__malloc(cap, sizeof *id_a);
+    size_t *id_b = hc__malloc(cap, sizeof *id_b);
+    hc__fe_t *fe = NULL;
+    int rc = ooff && out && cur && busy && held && nheld && done && id_kind && id_a && id_b
+                 ? HC_OK
+                 : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    for (size_t q = 0; rc == HC_OK && q < s->n_events; q++) {
+        const hc_event_t *e = &s->events[order[q]];
+        if (e->seg == 0 && e->src < P)
+            ooff[e->src + 1]++;
+    }
+    for (uint32_t u = 0; rc == HC_OK && u < P; u++)
+        ooff[u + 1] += ooff[u];
+    for (int tree = 0; rc == HC_OK && tree < 2; tree++)
+        for (size_t q = 0; q < s->n_events; q++) {
+            const hc_event_t *e = &s->events[order[q]];
+            if (e->seg != 0 || e->tree != tree || e->src >= P)
+                continue;
+            out[ooff[e->src] + cur[e->src]++].peer = e->dst;
+        }
+    for (uint32_t u = 0; u < P && rc == HC_OK; u++)
+        cur[u] = ooff[u];
+    hc_flow_opts_t fo;
+    hc_flow_opts_init(&fo);
+    fo.smpi_factors = opts->smpi_factors;
+    if (rc == HC_OK)
+        rc = hc__fe_create(pl, &fo, &fe);
+    if (rc == HC_OK)
+        memset(held + (size_t)root * nseg, 1, nseg), nheld[root] = nseg;
+/* a flow: kind, node a, b (edge index or segment) */
+#define ADD(kind, src, dst, bytes, a, b)                                                           \
+    do {                                                                                           \
+        if (n_ids == cap) {                                                                        \
+            cap *= 2;                                                                              \
+            uint32_t *k2 = realloc(id_kind, cap * sizeof *k2),                                     \
+                     *a2 = k2 ? realloc(id_a, cap * sizeof *a2) : NULL;                            \
+            if (k2)                                                                                \
+                id_kind = k2;                                                                      \
+            if (a2)                                                                                \
+                id_a = a2;                                                                         \
+            size_t *b2 = a2 ? realloc(id_b, cap * sizeof *b2) : NULL;                              \
+            if (!b2) {                                                                             \
+                rc = hc__error(HC_ERR_NOMEM, "out of memory in the simulator");                    \
+                break;                                                                             \
+            }                                                                                      \
+            id_b = b2;                                                                             \
+        }                                                                                          \
+        id_kind[n_ids] = (kind);                                                                   \
+        id_a[n_ids] = (a);                                                                         \
+        id_b[n_ids++] = (b);                                                                       \
+        rc = hc__fe_add(fe, (src), (dst), (bytes), hc__fe_now(fe), NULL);                          \
+    } while (0)
+    double now = 0;
+    size_t id;
+    /* start what can start, node by node, then advance */
+    for (int first = 1; rc == HC_OK;) {
+        for (uint32_t u = 0; rc == HC_OK && u < P; u++) {
+            while (cur[u] < ooff[u + 1] && (out[cur[u]].stopped || out[cur[u]].sent == nseg))
+                cur[u]++;
+            if (busy[u] || cur[u] == ooff[u + 1] || !held[(size_t)u * nseg + out[cur[u]].sent])
+                continue;
+            tedge_t *o = &out[cur[u]];
+            double b = floor((double)m * (o->sent + 1) / nseg) - floor((double)m * o->sent / nseg);
+            busy[u] = 1;
+            ADD(T_DATA, u, o->peer, b, u, cur[u]);
+        }
+        (void)first;
+        first = 0;
+        if (rc != HC_OK || !hc__fe_next(fe, &id, &now))
+            break;
+        uint32_t kind = id_kind[id], u = id_a[id];
+        size_t x = id_b[id];
+        if (kind == T_DATA) {
+            tedge_t *o = &out[x];
+            uint32_t v = o->peer, g = o->sent++;
+            busy[u] = 0;
+            done[u] = fmax(done[u], now);
+            if (o->stopped && !o->replied) {
+                o->replied = 1;
+                ADD(T_END, u, v, 0.0, v, 0);
+            }
+            if (!held[(size_t)v * nseg + g]) {
+                held[(size_t)v * nseg + g] = 1;
+                if (++nheld[v] == nseg) { /* STOP to both parents */
+                    int32_t par[2] = {s->parent ? s->parent[v] : -1,
+                                      s->parent2 ? s->parent2[v] : -1};
+                    for (int t = 0; rc == HC_OK && t < 2; t++)
+                        if (par[t] >= 0 && (uint32_t)par[t] < P)
+                            ADD(T_STOP, v, (uint32_t)par[t], 0.0, (uint32_t)par[t], v);
+                }
+            }
+        } else if (kind == T_STOP) { /* at u = the parent, from child x */
+            for (size_t k = ooff[u]; k < ooff[u + 1]; k++) {
+                tedge_t *o = &out[k];
+                if (o->peer != (uint32_t)x || o->stopped)
+                    continue;
+                o->stopped = 1;
+                int inflight = busy[u] && cur[u] == k;
+                if (!inflight) {
+                    o->replied = 1;
+                    ADD(T_END, u, o->peer, 0.0, o->peer, 0);
+                }
+                done[u] = fmax(done[u], now);
+            }
+        } else { /* END arrives at u: an edge closed */
+            done[u] = fmax(done[u], now);
+        }
+    }
+#undef ADD
+    for (uint32_t u = 0; rc == HC_OK && u < P; u++) {
+        if (nheld[u] < nseg)
+            rc = hc__error(HC_ERR_INVALID_SCHEDULE,
+                           "simulate: two-tree broadcast: node %u never gets %u of %u pieces", u,
+                           nseg - nheld[u], nseg);
+        r->makespan = fmax(r->makespan, done[u]);
+        if (r->finish)
+            r->finish[u] = done[u];
+    }
+    for (size_t i = 0; i < r->n_events; i++) { /* per-edge times are not tracked */
+        r->events[i].start = 0;
+        r->events[i].end = r->makespan;
+    }
+    hc__fe_destroy(fe);
+    free(order);
+    free(ooff);
+    free(out);
+    free(cur);
+    free(busy);
+    free(held);
+    free(nheld);
+    free(done);
+    free(id_kind);
+    free(id_a);
+    free(id_b);
+    return rc;
+}
+
 int hc__simulate_flow(const hc_schedule_t *s, const hc_problem_t *truth, const hc_sim_opts_t *opts,
                       hc_sim_result_t *r)
 {
@@ -500,8 +672,9 @@ int hc__simulate_flow(const hc_schedule_t *s, const hc_problem_t *truth, const h
         HC__TRY(hc__platform_nic_links(pl, &nic));
         pl = nic;
     }
-    if (s->coll == HC_COLL_REDISTRIBUTE) {
-        int rc = run_redistribute(s, truth, pl, opts, r);
+    if (s->coll == HC_COLL_REDISTRIBUTE || s->parent2) {
+        int rc =
+            s->parent2 ? run_ttcc(s, truth, pl, opts, r) : run_redistribute(s, truth, pl, opts, r);
         hc_platform_destroy(nic);
         return rc;
     }
