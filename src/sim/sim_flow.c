@@ -490,15 +490,17 @@ static int run_redistribute(const hc_schedule_t *s, const hc_problem_t *truth,
 
 /* TTCC (two trees) as src/mpi/exec_ttcc.c runs it: the message in nseg pieces; a node holds a
  * piece once either parent's copy arrived (each parent edge delivers its pieces in order, a
- * receive always posted); it serves its T0 children, then its T1 children, one edge at a time
- * and one send at a time, each edge its pieces in order as they are held, skipping stopped
- * edges. A node holding everything sends STOP (a control message: its latency) to both
- * parents; a parent stops that edge after its in-flight send and answers END, which closes the
- * child's edge. A node is done when its edges are closed and its sends are done. */
+ * receive always posted, the next one once a piece arrived); it serves its T0 children, then
+ * its T1 children, one edge at a time and one send at a time (an eager piece leaves at once),
+ * each edge its pieces in order as they are held, skipping stopped edges. A node holding everything
+ * sends STOP (a control message: its latency) to both parents; a parent stops that edge after its
+ * in-flight send and answers END, which closes the child's edge. A node is done when its edges are
+ * closed and its sends are done. */
 typedef struct {
     uint32_t peer;
-    uint32_t sent;
-    unsigned char stopped, replied;
+    uint32_t sent;    /* pieces posted by the sender (an eager one is gone at once) */
+    uint32_t started; /* pieces whose transfer started: the child posts its receives in order */
+    unsigned char stopped, replied, inflight;
 } tedge_t;
 
 enum { T_DATA = 0, T_STOP = 1, T_END = 2 };
@@ -519,7 +521,8 @@ static int run_ttcc(const hc_schedule_t *s, const hc_problem_t *truth, const hc_
     size_t *ooff = hc__calloc((size_t)P + 2, sizeof *ooff);
     tedge_t *out = hc__calloc(s->n_events + 1, sizeof *out);
     size_t *cur = hc__calloc((size_t)P + 1, sizeof *cur);
-    unsigned char *busy = hc__calloc((size_t)P + 1, 1), *held = hc__calloc((size_t)P * nseg + 1, 1);
+    size_t *busy = hc__malloc((size_t)P + 1, sizeof *busy); /* x * nseg + g of the send, or none */
+    unsigned char *held = hc__calloc((size_t)P * nseg + 1, 1);
     uint32_t *nheld = hc__calloc((size_t)P + 1, sizeof *nheld);
     double *done = hc__calloc((size_t)P + 1, sizeof *done);
     size_t cap = 1024, n_ids = 0;
@@ -543,24 +546,29 @@ static int run_ttcc(const hc_schedule_t *s, const hc_problem_t *truth, const hc_
                 continue;
             out[ooff[e->src] + cur[e->src]++].peer = e->dst;
         }
-    for (uint32_t u = 0; u < P && rc == HC_OK; u++)
+    for (uint32_t u = 0; u < P && rc == HC_OK; u++) {
         cur[u] = ooff[u];
+        busy[u] = SIZE_MAX;
+    }
     hc_flow_opts_t fo;
     hc_flow_opts_init(&fo);
     fo.smpi_factors = opts->smpi_factors;
     if (rc == HC_OK)
         rc = hc__fe_create(pl, &fo, &fe);
-    if (rc == HC_OK)
-        memset(held + (size_t)root * nseg, 1, nseg), nheld[root] = nseg;
-/* a flow: kind, node a, b (edge index or segment) */
+    if (rc == HC_OK) {
+        memset(held + (size_t)root * nseg, 1, nseg);
+        nheld[root] = nseg;
+    }
+#define PIECE(g) (floor((double)m * ((g) + 1) / nseg) - floor((double)m * (g) / nseg))
+/* a flow: its kind, node a, and b (an edge's x * nseg + piece, or the child of a STOP) */
 #define ADD(kind, src, dst, bytes, a, b)                                                           \
     do {                                                                                           \
         if (n_ids == cap) {                                                                        \
             cap *= 2;                                                                              \
-            uint32_t *k2 = realloc(id_kind, cap * sizeof *k2),                                     \
-                     *a2 = k2 ? realloc(id_a, cap * sizeof *a2) : NULL;                            \
+            uint32_t *k2 = realloc(id_kind, cap * sizeof *k2);                                     \
             if (k2)                                                                                \
                 id_kind = k2;                                                                      \
+            uint32_t *a2 = k2 ? realloc(id_a, cap * sizeof *a2) : NULL;                            \
             if (a2)                                                                                \
                 id_a = a2;                                                                         \
             size_t *b2 = a2 ? realloc(id_b, cap * sizeof *b2) : NULL;                              \
@@ -575,32 +583,51 @@ static int run_ttcc(const hc_schedule_t *s, const hc_problem_t *truth, const hc_
         id_b[n_ids++] = (b);                                                                       \
         rc = hc__fe_add(fe, (src), (dst), (bytes), hc__fe_now(fe), NULL);                          \
     } while (0)
+/* the next posted piece of edge x (node u's) starts when the previous one has arrived */
+#define START(u, x)                                                                                \
+    do {                                                                                           \
+        tedge_t *o_ = &out[x];                                                                     \
+        if (!o_->inflight && o_->started < o_->sent) {                                             \
+            o_->inflight = 1;                                                                      \
+            ADD(T_DATA, (u), o_->peer, PIECE(o_->started), (u), (x)*nseg + o_->started);           \
+            o_->started++;                                                                         \
+        }                                                                                          \
+    } while (0)
     double now = 0;
     size_t id;
-    /* start what can start, node by node, then advance */
-    for (int first = 1; rc == HC_OK;) {
-        for (uint32_t u = 0; rc == HC_OK && u < P; u++) {
-            while (cur[u] < ooff[u + 1] && (out[cur[u]].stopped || out[cur[u]].sent == nseg))
-                cur[u]++;
-            if (busy[u] || cur[u] == ooff[u + 1] || !held[(size_t)u * nseg + out[cur[u]].sent])
-                continue;
-            tedge_t *o = &out[cur[u]];
-            double b = floor((double)m * (o->sent + 1) / nseg) - floor((double)m * o->sent / nseg);
-            busy[u] = 1;
-            ADD(T_DATA, u, o->peer, b, u, cur[u]);
-        }
-        (void)first;
-        first = 0;
+    for (;;) {
+        for (uint32_t u = 0; rc == HC_OK && u < P; u++)
+            for (;;) { /* post what u can: one send at a time, an eager one gone at once */
+                while (cur[u] < ooff[u + 1] && (out[cur[u]].stopped || out[cur[u]].sent == nseg))
+                    cur[u]++;
+                if (busy[u] != SIZE_MAX || cur[u] == ooff[u + 1] ||
+                    !held[(size_t)u * nseg + out[cur[u]].sent])
+                    break;
+                size_t x = cur[u];
+                uint32_t g = out[x].sent++;
+                if (!(PIECE(g) < (double)opts->eager_bytes))
+                    busy[u] = x * nseg + g;
+                done[u] = fmax(done[u], now);
+                START(u, x);
+                if (rc != HC_OK)
+                    break;
+            }
         if (rc != HC_OK || !hc__fe_next(fe, &id, &now))
             break;
         uint32_t kind = id_kind[id], u = id_a[id];
-        size_t x = id_b[id];
+        size_t b = id_b[id];
         if (kind == T_DATA) {
+            size_t x = b / nseg;
+            uint32_t g = (uint32_t)(b % nseg);
             tedge_t *o = &out[x];
-            uint32_t v = o->peer, g = o->sent++;
-            busy[u] = 0;
-            done[u] = fmax(done[u], now);
-            if (o->stopped && !o->replied) {
+            uint32_t v = o->peer;
+            o->inflight = 0;
+            done[v] = fmax(done[v], now);
+            if (busy[u] == b) { /* u's send completed */
+                busy[u] = SIZE_MAX;
+                done[u] = fmax(done[u], now);
+            }
+            if (o->stopped && !o->replied && busy[u] == SIZE_MAX) {
                 o->replied = 1;
                 ADD(T_END, u, v, 0.0, v, 0);
             }
@@ -614,14 +641,15 @@ static int run_ttcc(const hc_schedule_t *s, const hc_problem_t *truth, const hc_
                             ADD(T_STOP, v, (uint32_t)par[t], 0.0, (uint32_t)par[t], v);
                 }
             }
-        } else if (kind == T_STOP) { /* at u = the parent, from child x */
-            for (size_t k = ooff[u]; k < ooff[u + 1]; k++) {
+            if (rc == HC_OK)
+                START(u, x);
+        } else if (kind == T_STOP) { /* at u = the parent, from child b */
+            for (size_t k = ooff[u]; rc == HC_OK && k < ooff[u + 1]; k++) {
                 tedge_t *o = &out[k];
-                if (o->peer != (uint32_t)x || o->stopped)
+                if (o->peer != (uint32_t)b || o->stopped)
                     continue;
                 o->stopped = 1;
-                int inflight = busy[u] && cur[u] == k;
-                if (!inflight) {
+                if (busy[u] == SIZE_MAX || busy[u] / nseg != k) { /* no send of it in flight */
                     o->replied = 1;
                     ADD(T_END, u, o->peer, 0.0, o->peer, 0);
                 }
@@ -630,8 +658,12 @@ static int run_ttcc(const hc_schedule_t *s, const hc_problem_t *truth, const hc_
         } else { /* END arrives at u: an edge closed */
             done[u] = fmax(done[u], now);
         }
+        if (rc != HC_OK)
+            break;
     }
+#undef START
 #undef ADD
+#undef PIECE
     for (uint32_t u = 0; rc == HC_OK && u < P; u++) {
         if (nheld[u] < nseg)
             rc = hc__error(HC_ERR_INVALID_SCHEDULE,
