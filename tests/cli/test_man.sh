@@ -13,7 +13,7 @@ for page in "$M"/*.1; do
     w=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
     [ -z "$w" ] || bad "$page: groff: $(echo "$w" | head -2)"
 done
-text=$(groff -man -Tutf8 "$M/hetcoll.1" 2>/dev/null | col -b 2>/dev/null || groff -man -Tascii "$M/hetcoll.1")
+text=$(groff -man -Tascii -P-cbou "$M/hetcoll.1" 2>/dev/null) # plain text: no overstriking
 for c in platform schedule validate simulate algorithms demo experiment cluster forecast; do
     echo "$text" | grep -q "^HETCOLL $(echo "$c" | tr a-z A-Z)" || bad "no section for '$c'"
     for o in $("$H" "$c" --help 2>&1 | grep -o -- '--[a-z][a-z-]*' | sort -u); do
