@@ -217,29 +217,30 @@ int hc_platform_has_routes(const hc_platform_t *p)
     return 1;
 }
 
+void hc__node_nic_rates(const hc_platform_t *p, uint32_t i, double *up, double *down)
+{
+    uint32_t P = hc_platform_size(p);
+    *up = *down = 0;
+    for (uint32_t j = 0; j < P; j++)
+        if (j != i) {
+            *up = fmax(*up, hc_platform_bandwidth(p, i, j));
+            *down = fmax(*down, hc_platform_bandwidth(p, j, i));
+        }
+    if (*up <= 0)
+        *up = *down = 1e9;
+}
+
 int hc__platform_nic_links(const hc_platform_t *p, hc_platform_t **out)
 {
     *out = NULL;
     uint32_t P = hc_platform_size(p);
-    uint32_t *all = hc__malloc((size_t)P + 1, sizeof *all);
-    if (!all)
-        return hc__error(HC_ERR_NOMEM, "out of memory deriving the platform's links");
-    for (uint32_t i = 0; i < P; i++)
-        all[i] = i;
     hc_platform_t *q = NULL;
-    int rc = hc_platform_subset(p, all, P, &q);
-    free(all);
+    int rc = hc_platform_clone(p, &q);
     char name[64];
     /* links 2i and 2i + 1: node i's up and down NIC; then one per ordered pair */
     for (uint32_t i = 0; rc == HC_OK && i < P; i++) {
-        double up = 0, down = 0;
-        for (uint32_t j = 0; j < P; j++)
-            if (j != i) {
-                up = fmax(up, hc_platform_bandwidth(p, i, j));
-                down = fmax(down, hc_platform_bandwidth(p, j, i));
-            }
-        if (up <= 0)
-            up = down = 1e9;
+        double up, down;
+        hc__node_nic_rates(p, i, &up, &down);
         snprintf(name, sizeof name, "up-%u", i);
         rc = hc_platform_add_link(q, name, up, 0, HC_LINK_SHARED, NULL);
         snprintf(name, sizeof name, "down-%u", i);

@@ -63,6 +63,9 @@ int hc__links_parse(const char *origin, void *root, hc_platform_t *p);
  * and bandwidth; route i -> j = up-i, l-i-j, down-j. Every pair's latency and bandwidth are
  * kept. Caller frees *out with hc_platform_destroy. */
 int hc__platform_nic_links(const hc_platform_t *p, hc_platform_t **out);
+/* Node i's NIC in both: its fastest outgoing (*up) and incoming (*down) pair bandwidth (1e9 B/s
+ * for a node without any). */
+void hc__node_nic_rates(const hc_platform_t *p, uint32_t i, double *up, double *down);
 
 typedef struct hc__fe hc__fe_t;
 struct hc_flow_opts;

@@ -24,6 +24,7 @@
 
 #include "../core/internal.h"
 #include "hetcoll/links.h"
+#include "net_internal.h"
 
 typedef struct {
     uint32_t n;      /* nodes */
@@ -50,6 +51,17 @@ static void sanitize(char *dst, size_t cap, const char *src)
     if (k == 0 && cap > 1)
         dst[k++] = '_';
     dst[k] = '\0';
+}
+
+/* When two of the n ids collide, every id becomes prefix<i> (i = its index). */
+static void make_unique(char (*ids)[96], uint32_t n, const char *prefix)
+{
+    int unique = 1;
+    for (uint32_t i = 0; i < n && unique; i++)
+        for (uint32_t j = 0; j < i && unique; j++)
+            unique = strcmp(ids[i], ids[j]) != 0;
+    for (uint32_t i = 0; !unique && i < n; i++)
+        snprintf(ids[i], sizeof ids[i], "%s%u", prefix, i);
 }
 
 static void header(FILE *f, const hc_platform_t *p, const char *form)
@@ -205,14 +217,8 @@ static void write_matrix(FILE *f, const hc_platform_t *p, char (*names)[96])
     for (uint32_t i = 0; i < P; i++)
         fprintf(f, "  <host id=\"%s\" speed=\"1Gf\"/>\n", names[i]);
     for (uint32_t i = 0; i < P; i++) {
-        double up = 0, down = 0;
-        for (uint32_t j = 0; j < P; j++)
-            if (j != i) {
-                up = fmax(up, hc_platform_bandwidth(p, i, j));
-                down = fmax(down, hc_platform_bandwidth(p, j, i));
-            }
-        if (up <= 0)
-            up = down = 1e9;
+        double up, down;
+        hc__node_nic_rates(p, i, &up, &down);
         fprintf(f, "  <link id=\"up-%u\" bandwidth=\"%.17gBps\" latency=\"0s\"/>\n", i, up);
         fprintf(f, "  <link id=\"down-%u\" bandwidth=\"%.17gBps\" latency=\"0s\"/>\n", i, down);
     }
@@ -242,14 +248,9 @@ static int write_links(FILE *f, const hc_platform_t *p, char (*names)[96])
     size_t cap = 0;
     if (!ids)
         return hc__error(HC_ERR_NOMEM, "simgrid export: out of memory");
-    int unique = 1;
     for (uint32_t l = 0; l < L; l++)
         sanitize(ids[l], sizeof ids[l], hc_platform_link_name(p, l));
-    for (uint32_t l = 0; l < L && unique; l++)
-        for (uint32_t m = 0; m < l && unique; m++)
-            unique = strcmp(ids[l], ids[m]) != 0;
-    for (uint32_t l = 0; !unique && l < L; l++)
-        snprintf(ids[l], sizeof ids[l], "link-%u", l);
+    make_unique(ids, L, "link-");
     static const char *policy[] = {"SHARED", "SPLITDUPLEX", "FATPIPE"};
     header(f, p, "links");
     for (uint32_t i = 0; i < P; i++)
@@ -350,14 +351,9 @@ int hc_platform_export_simgrid(const hc_platform_t *p, const hc_simgrid_opts_t *
             *form_out = HC_SIMGRID_CLUSTER;
     } else {
         /* Host names: sanitized node names, or n<i> when two collide. */
-        int unique = 1;
         for (uint32_t i = 0; i < P; i++)
             sanitize(names[i], sizeof names[i], hc_platform_node_name(p, i));
-        for (uint32_t i = 0; i < P && unique; i++)
-            for (uint32_t j = 0; j < i && unique; j++)
-                unique = strcmp(names[i], names[j]) != 0;
-        for (uint32_t i = 0; !unique && i < P; i++)
-            snprintf(names[i], sizeof names[i], "n%u", i);
+        make_unique(names, P, "n");
         if (links)
             rc = write_links(xml, p, names);
         else

@@ -17,6 +17,9 @@
  * communicating. Subtitles wrap to the picture's width; a legend explains colours and lines.
  * Returns 0, HC_ERR_IO or HC_ERR_NOMEM. cli_svg_schedule (cli.h) is this without a platform. */
 #define CLI_SVG_DENSE_COLUMNS 128
+/* Word wrap: the length of the first line of p, at most max characters, cut at the last space
+ * (mid-word when there is none). */
+size_t cli_wrap_cut(const char *p, size_t max);
 int cli_svg_schedule_on(FILE *f, const hc_schedule_t *s, const hc_platform_t *plat,
                         const uint32_t *nodes, const char *title);
 

@@ -92,14 +92,7 @@ static int centred_lines(FILE *f, double cx, double y, double fs, size_t max_cha
     int lines = 0;
     const char *p = text;
     while (*p) {
-        size_t n = strlen(p), cut = n;
-        if (n > max_chars) {
-            cut = max_chars;
-            while (cut > 0 && p[cut] != ' ')
-                cut--;
-            if (cut == 0)
-                cut = max_chars;
-        }
+        size_t cut = cli_wrap_cut(p, max_chars);
         char line[512];
         snprintf(line, sizeof line, "%.*s", (int)(cut < sizeof line ? cut : sizeof line - 1), p);
         fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" font-size=\"%.0f\" text-anchor=\"middle\">", cx,

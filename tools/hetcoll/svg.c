@@ -64,6 +64,19 @@ static double text_width(const char *s, double fs)
     return GLYPH * fs * (double)strlen(s);
 }
 
+size_t cli_wrap_cut(const char *p, size_t max)
+{
+    size_t n = strlen(p), cut = n;
+    if (n > max) {
+        cut = max;
+        while (cut > 0 && p[cut] != ' ')
+            cut--;
+        if (cut == 0)
+            cut = max;
+    }
+    return cut;
+}
+
 /* Write `text` as lines of at most `width` px (breaking at spaces) from baseline y; returns
  * the number of lines. */
 static int wrap_text(FILE *f, double x, double y, double fs, double width, const char *text,
@@ -75,14 +88,7 @@ static int wrap_text(FILE *f, double x, double y, double fs, double width, const
     int lines = 0;
     const char *p = text;
     while (*p) {
-        size_t n = strlen(p), cut = n;
-        if (n > max) {
-            cut = max;
-            while (cut > 0 && p[cut] != ' ')
-                cut--;
-            if (cut == 0)
-                cut = max;
-        }
+        size_t cut = cli_wrap_cut(p, max);
         char line[1024];
         snprintf(line, sizeof line, "%.*s", (int)(cut < sizeof line ? cut : sizeof line - 1), p);
         fprintf(f, "<text%s x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\">", attrs ? attrs : "", x,
