@@ -208,11 +208,14 @@ int hc_lower_bound(const hc_problem_t *pb, double *out);
 /* ---- execution: how the MPI runtime runs a schedule on platform p (the simulator's flow
  * network models the same) ---- */
 
-/* Messages `node` keeps in flight in a total exchange, in planned order: 1 + floor(the largest
- * latency of its messages / their median transfer time), at most HC_EXEC_MAX_WINDOW, so that
- * transfers cover a latency; 0 (all at once) when every message of the node is at most
- * HC_EXEC_SMALL_BYTES: their order hardly matters and waiting for each costs more than it
- * saves. (Small whole-message broadcast sends are likewise posted at once.) */
+/* Messages `node` keeps in flight in a total exchange or a segmented broadcast, in planned
+ * order: 1 + floor(the largest latency of its messages / their median transfer time), at most
+ * HC_EXEC_MAX_WINDOW, so that transfers cover a latency (send q is posted once send q - window
+ * completed, and, in a broadcast, once its segment arrived and send q - 1 was posted); 0 (all
+ * at once) when every message of the node is at most HC_EXEC_SMALL_BYTES: their order hardly
+ * matters and waiting for each costs more than it saves. A broadcast posts all its receives at
+ * once (*recv_window = 0). (Small whole-message broadcast sends are likewise posted at once;
+ * larger whole-message ones one at a time.) */
 #define HC_EXEC_MAX_WINDOW 16
 #define HC_EXEC_SMALL_BYTES 4096
 int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,

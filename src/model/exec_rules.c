@@ -31,7 +31,9 @@ static uint32_t window(const hc_platform_t *p, const hc_schedule_t *s, uint32_t 
             lmax = L;
     }
     qsort(t, n, sizeof *t, cmp_double);
-    double tmed = t[n / 2];
+    /* a broadcast node alternates fast and slow sends (its site, other sites): the window
+     * covers the largest latency with the quickest transfers */
+    double tmed = s->coll == HC_COLL_BCAST ? t[0] : t[n / 2];
     double w = tmed > 0 ? 1.0 + floor(lmax / tmed) : (double)HC_EXEC_MAX_WINDOW;
     return w >= HC_EXEC_MAX_WINDOW ? HC_EXEC_MAX_WINDOW : (uint32_t)w;
 }
@@ -66,7 +68,8 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
         return hc__error(HC_ERR_NOMEM, "hc_schedule_exec_windows: out of memory");
     }
     *send_window = window(p, s, node, 0, ns, t);
-    *recv_window = window(p, s, node, 1, nr, t);
+    /* a broadcast posts every receive at once: each is for one (sender, segment) */
+    *recv_window = s->coll == HC_COLL_BCAST ? 0 : window(p, s, node, 1, nr, t);
     free(t);
     return HC_OK;
 }

@@ -145,7 +145,7 @@ int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, uint64_t plan_by
     }
     if (s->coll == HC_COLL_REDUCE)
         o->seg_bytes = hc_schedule_reduce_segment(s, c->platform);
-    if (s->coll == HC_COLL_ALLTOALL &&
+    if ((s->coll == HC_COLL_ALLTOALL || (s->coll == HC_COLL_BCAST && !s->parent2)) &&
         hc_schedule_exec_windows(s, c->platform, (uint32_t)c->rank, &o->ws, &o->wr) != HC_OK)
         o->ws = o->wr = 1;
     if (s->coll == HC_COLL_BCAST && !s->parent2 && s->n_segments > 1) {
@@ -292,16 +292,29 @@ static void scaled(uint64_t off, uint64_t len, uint64_t plan, int total, int *f,
     *n = (int)(b - a);
 }
 
-/* A segmented broadcast over `total` bytes: segment k travels as tag 2 + k. A send is posted
- * only once its segment is held (a whole-message event: once every segment is). */
+/* A segmented broadcast over `total` bytes: segment k travels as tag 2 + k. Sends and receives
+ * are posted in planned order, at most o->ws sends and o->wr receives in flight
+ * (hc_schedule_exec_windows; 0 = no limit; a completed send frees its slot for the next one, as
+ * the flow replay models it); a send also waits for its segment to be held (a whole-message
+ * event: every segment). */
 static int bcast_segments(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, char *bytes,
                           int total, uint64_t plan)
 {
     const uint32_t me = (uint32_t)c->rank, K = o->kseg ? o->kseg : 1;
     const size_t *sends = o->sends, *recvs = o->recvs, ns = o->ns, nr = o->nr;
+    const size_t ws = o->ws == 0 || o->ws > ns ? (ns ? ns : 1) : o->ws;
+    const size_t wr = o->wr == 0 || o->wr > nr ? (nr ? nr : 1) : o->wr;
     unsigned char *held = calloc(K, 1);
-    if (!held)
+    MPI_Request *req = malloc(sizeof *req * (ws + wr));
+    size_t *rev = malloc(sizeof *rev * wr); /* receive slot -> receive index */
+    if (!held || !req || !rev) {
+        free(held);
+        free(req);
+        free(rev);
         return MPI_ERR_NO_MEM;
+    }
+    for (size_t k = 0; k < ws + wr; k++)
+        req[k] = MPI_REQUEST_NULL;
     uint32_t n_held = 0;
     /* Only the root holds the message at the start. (A rank whose events all carry the whole
      * message, kseg == 0, holds it once its receive completed: e.g. a cluster coordinator of
@@ -312,10 +325,7 @@ static int bcast_segments(hc_comm_t *c, const hc_schedule_t *s, const hc__order_
     }
     double delay = ns > 0 ? hc__fault_delay(c->rank) : 0.0;
     int err = MPI_SUCCESS;
-    MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    size_t is = 0, ir = 0;
-    uint32_t rseg = 0;
-    int rwhole = 0;
+    size_t is = 0, ir = 0, active = 0, sending = 0, slot = 0;
     for (;;) {
         int f, n;
         /* Events whose piece is empty (fewer bytes than pieces) need nothing. */
@@ -325,7 +335,7 @@ static int bcast_segments(hc_comm_t *c, const hc_schedule_t *s, const hc__order_
                 break;
             is++;
         }
-        while (ir < nr && req[1] == MPI_REQUEST_NULL) {
+        while (ir < nr && req[ws + ir % wr] == MPI_REQUEST_NULL) {
             const hc_event_t *e = &s->events[recvs[ir]];
             scaled(o->roff[ir], o->rlen[ir], plan, total, &f, &n);
             if (n > 0)
@@ -336,28 +346,39 @@ static int bcast_segments(hc_comm_t *c, const hc_schedule_t *s, const hc__order_
             }
             ir++;
         }
-        if (req[0] == MPI_REQUEST_NULL && is < ns) {
+        while (err == MPI_SUCCESS && is < ns && sending < ws) {
             const hc_event_t *e = &s->events[sends[is]];
-            if (e->bytes == plan ? n_held >= K : e->seg < K && held[e->seg]) {
-                scaled(o->soff[is], o->slen[is], plan, total, &f, &n);
-                hc__sleep(delay);
-                delay = 0;
-                err = MPI_Isend(bytes + f, n, MPI_BYTE, (int)e->dst, 2 + (int)e->seg, c->comm,
-                                &req[0]);
+            if (!(e->bytes == plan ? n_held >= K : e->seg < K && held[e->seg]))
+                break;
+            scaled(o->soff[is], o->slen[is], plan, total, &f, &n);
+            if (n == 0) {
                 is++;
+                continue;
             }
+            hc__sleep(delay);
+            delay = 0;
+            while (req[slot] != MPI_REQUEST_NULL) /* a free one exists: sending < ws */
+                slot = (slot + 1) % ws;
+            err = MPI_Isend(bytes + f, n, MPI_BYTE, (int)e->dst, 2 + (int)e->seg, c->comm,
+                            &req[slot]);
+            active++;
+            sending++;
+            is++;
         }
-        if (err == MPI_SUCCESS && req[1] == MPI_REQUEST_NULL && ir < nr) {
+        while (err == MPI_SUCCESS && ir < nr && req[ws + ir % wr] == MPI_REQUEST_NULL) {
             const hc_event_t *e = &s->events[recvs[ir]];
             scaled(o->roff[ir], o->rlen[ir], plan, total, &f, &n);
-            rwhole = e->bytes == plan;
-            rseg = e->seg;
-            err = MPI_Irecv(bytes + f, n, MPI_BYTE, (int)e->src, 2 + (int)e->seg, c->comm, &req[1]);
+            if (n == 0)
+                break; /* handled (as held) by the loop above once its slot is free */
+            err = MPI_Irecv(bytes + f, n, MPI_BYTE, (int)e->src, 2 + (int)e->seg, c->comm,
+                            &req[ws + ir % wr]);
+            rev[ir % wr] = ir;
+            active++;
             ir++;
         }
         if (err != MPI_SUCCESS)
             break;
-        if (req[0] == MPI_REQUEST_NULL && req[1] == MPI_REQUEST_NULL) {
+        if (active == 0) {
             if (is < ns) /* a send waits for a segment nobody will deliver: bad schedule */
                 err = hc__fail(MPI_ERR_INTERN,
                                "broadcast schedule %s: rank %u never receives a segment it must "
@@ -366,18 +387,25 @@ static int bcast_segments(hc_comm_t *c, const hc_schedule_t *s, const hc__order_
             break;
         }
         int idx;
-        err = MPI_Waitany(2, req, &idx, MPI_STATUS_IGNORE);
-        if (err == MPI_SUCCESS && idx == 1 && rwhole) {
-            memset(held, 1, K);
-            n_held = K;
-        } else if (err == MPI_SUCCESS && idx == 1 && rseg < K) {
-            n_held += !held[rseg];
-            held[rseg] = 1;
-        }
-        if (err != MPI_SUCCESS)
+        err = MPI_Waitany((int)(ws + wr), req, &idx, MPI_STATUS_IGNORE);
+        if (err != MPI_SUCCESS || idx == MPI_UNDEFINED)
             break;
+        active--;
+        sending -= (size_t)idx < ws;
+        if ((size_t)idx >= ws) {
+            const hc_event_t *e = &s->events[recvs[rev[(size_t)idx - ws]]];
+            if (e->bytes == plan) {
+                memset(held, 1, K);
+                n_held = K;
+            } else if (e->seg < K) {
+                n_held += !held[e->seg];
+                held[e->seg] = 1;
+            }
+        }
     }
     free(held);
+    free(req);
+    free(rev);
     return err;
 }
 

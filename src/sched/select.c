@@ -61,7 +61,8 @@ int hc__select_best(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_sched
         }
         hc_schedule_finish(s);
         mk[i] = s->makespan;
-        if (!best || s->makespan < best->makespan) {
+        /* a later row must win by more than rounding (ties keep the earlier row) */
+        if (!best || s->makespan < best->makespan * (1 - 1e-12)) {
             hc_schedule_destroy(best);
             best = s;
             best_i = i;

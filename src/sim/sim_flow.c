@@ -6,8 +6,10 @@
  * receive. What gates each side, as in the runtime:
  *   - total exchange: a node's sends and its receives in planned order, at most the windows of
  *     hc_schedule_exec_windows in flight (0: all at once);
- *   - broadcast: one send and one receive at a time in planned order; a send waits for its
- *     segment (or the whole message) to have arrived;
+ *   - broadcast: a whole message is sent one send and one receive at a time in planned
+ *     order; a segmented one keeps the sends of hc_schedule_exec_windows in flight, posted in
+ *     planned order, with every receive posted; a send waits for its segment (or the whole
+ *     message) to have arrived;
  *   - reduction: pipelined in hc_schedule_reduce_segment pieces; a node receives from all its
  *     children at once (two pieces ahead per child), sends piece k once it has piece k from
  *     every child, at most two pieces in flight;
@@ -24,8 +26,9 @@
 #include "sim_internal.h"
 
 /* Edge kinds between transfers: what gates b's sender (the release of a: its post when a is
- * eager, else its end; or a's end, for data) or b's receiver (a's end). */
-enum { X_SREL = 0, X_SEND = 1, X_REND = 2 };
+ * eager, else its end; a's end, for data; a's post, for in-order posting) or b's receiver
+ * (a's end). */
+enum { X_SREL = 0, X_SEND = 1, X_REND = 2, X_SPOST = 3 };
 
 typedef struct {
     uint32_t src, dst; /* platform nodes */
@@ -75,7 +78,7 @@ static int push_xfer(fr_t *f, uint32_t src, uint32_t dst, double bytes, size_t e
     return HC_OK;
 }
 
-/* CSR of the edges by trigger: a's post (SREL edges from an eager a) or a's end. */
+/* CSR of the edges by trigger: a's post (SREL edges from an eager a, SPOST edges) or a's end. */
 static int build_csr(fr_t *f)
 {
     size_t n = f->n, m = f->g.n;
@@ -91,7 +94,7 @@ static int build_csr(fr_t *f)
         return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
     for (size_t e = 0; e < m; e++) {
         size_t a = f->g.from[e];
-        int on_post = f->g.kind[e] == X_SREL && f->x[a].eager;
+        int on_post = (f->g.kind[e] == X_SREL && f->x[a].eager) || f->g.kind[e] == X_SPOST;
         (on_post ? f->off_post : f->off_end)[a + 1]++;
         if (f->g.kind[e] == X_REND)
             f->x[f->g.to[e]].rleft++;
@@ -112,7 +115,7 @@ static int build_csr(fr_t *f)
     memcpy(ce, f->off_end, n * sizeof *ce);
     for (size_t e = 0; e < m; e++) {
         size_t a = f->g.from[e];
-        if (f->g.kind[e] == X_SREL && f->x[a].eager)
+        if ((f->g.kind[e] == X_SREL && f->x[a].eager) || f->g.kind[e] == X_SPOST)
             f->adj_post[cp[a]++] = e;
         else
             f->adj_end[ce[a]++] = e;
@@ -167,11 +170,9 @@ static int side_ready(fr_t *f, size_t y, int sender)
     xfer_t *x = &f->x[y];
     if (sender) {
         x->sready = 1;
-        if (x->eager) {
-            push_edges(f, f->off_post, f->adj_post, y, x->spost);
-            if (f->sgroup)
-                HC__TRY(group_release(f, f->sgroup[y], 1, x->spost));
-        }
+        push_edges(f, f->off_post, f->adj_post, y, x->spost);
+        if (x->eager && f->sgroup)
+            HC__TRY(group_release(f, f->sgroup[y], 1, x->spost));
     } else {
         x->rready = 1;
     }
@@ -351,7 +352,15 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
         rc = lists(s, order, 1, &ro, &ri);
     if (rc == HC_OK && s->coll == HC_COLL_ALLTOALL)
         return groups(f, s, pl, so, si, ro, ri);
+    /* a segmented broadcast keeps windows of sends (any slot, as the alltoall's), posted in
+     * planned order, and every receive posted (hc_schedule_exec_windows); a whole-message one
+     * sends one at a time */
+    const int windows = s->coll == HC_COLL_BCAST && s->n_segments > 1 && !s->parent2;
     for (uint32_t u = 0; rc == HC_OK && u < s->P; u++) {
+        if (windows) {
+            rc = chain(f, si, so[u], so[u + 1], 1, X_SPOST);
+            continue;
+        }
         uint32_t ws = 1;
         if (truth->msg_bytes <= HC_EXEC_SMALL_BYTES && so[u + 1] - so[u] >= 2)
             ws = 0; /* small whole messages: every send posted at once */
@@ -366,6 +375,8 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
         for (size_t e = from; rc == HC_OK && e < f->g.n; e++)
             f->g.kind[e] = X_SEND;
     }
+    if (rc == HC_OK && windows)
+        return groups(f, s, pl, so, si, ro, ri);
     free(so);
     free(si);
     free(ro);

@@ -329,7 +329,8 @@ static void test_auto_is_min(void **state)
         assert_string_equal(a->algorithm, "auto");
         assert_non_null(a->note);
         assert_non_null(strstr(a->note, "beat"));
-        assert_true(a->makespan == best);
+        /* the best, up to rounding (a later candidate must win by more than 1e-12) */
+        assert_true(a->makespan >= best && a->makespan <= best * (1 + 1e-12));
         check_schedule(&pb, a);
         hc_schedule_destroy(a);
         hc_matrix_destroy(c);

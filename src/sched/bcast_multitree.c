@@ -1,0 +1,444 @@
+/* `multitree` broadcast: the message cut into pieces sent over several site-level trees at
+ * once, packed to the links' capacities, so that every site's uplink carries what the cut
+ * bound asks and no more. On three sites whose uplinks are shared by both directions, one
+ * tree (the root's site sends two copies) loads the root's uplink with 2m; mixing the direct
+ * tree with the two relay trees (root -> B -> C and root -> C -> B), a third each, loads
+ * every uplink with 4m/3, the cut bound (every byte entering a site left another).
+ *
+ * Decisions:
+ *   - sites: the platform's clusters, each with a coordinator (the root in its own site, else
+ *     the member cheapest to reach from the other sites; hc__hier_init);
+ *   - candidate site trees: the direct tree (the root's coordinator sends to every site) and,
+ *     per other site c, the relay tree (root -> c, then c -> every other site);
+ *   - weights: the fractional packing of those trees minimising the most loaded link's time
+ *     (per unit of message, each site-level edge loads the links of its route; a shared link
+ *     counts both directions, a split-duplex link each direction, a fat pipe nothing), by
+ *     multiplicative weights over the links (Garg & Koenemann 2007; the throughput-optimal
+ *     broadcast idea of Beaumont et al. 2005): the averaged best responses approach the
+ *     optimal mix;
+ *   - pieces: ceil(m / 64 KiB), at least one per tree used, at most 64 (opts->segment_bytes
+ *     forces the piece size), dealt to the trees by smooth weighted round robin so that all
+ *     trees progress together;
+ *   - inside a site, each piece goes down a d-ary tree over the members in rank order (d = 1:
+ *     a pipeline chain), d chosen by the cluster's pLogP parameters: depth x (L + g(s)) +
+ *     (pieces - 1) x d x g(s);
+ *   - order: every node forwards the pieces in the order it receives them, to the other sites
+ *     first (event-driven over the 1-port builder of bcast_builder.c, so the planned times are
+ *     the simulator's replay).
+ * Unlabelled nodes are sites of their own; without routes the resources are the private
+ * coordinator pairs at the rates of the planned costs (then it packs flat and two-level trees
+ * over the nodes). Complexity: O(iterations x entries), at most 2e7 for the packing,
+ * O(pieces x P log P) for the
+ * events. The runtime executes it with windows of sends (hc_schedule_exec_windows) and ranks
+ * it by the flow model like every candidate. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bcast_kit.h"
+
+#define MT_MAX_PIECES 64u
+#define MT_PIECE_BYTES 65536u
+#define MT_ITERS 2000
+
+/* The packing: candidate site trees, their loads on the resources ((link, direction) slots
+ * of the routes, or private coordinator pairs without routes), and their weights. */
+typedef struct {
+    uint32_t nr;     /* resources */
+    double *cap;     /* nr capacities (bytes per second) */
+    uint32_t nt;     /* candidate trees */
+    int32_t *tpar;   /* nt x nc: parent site, -1 for the root's site */
+    size_t *off;     /* nt + 1: tree t's loads are res/amt[off[t] .. off[t + 1]) */
+    uint32_t *res;   /* resource of each load entry */
+    double *amt;     /* seconds per message byte on that resource */
+    size_t n_ent;    /* load entries */
+    double *weight;  /* nt, summing to 1 */
+    double per_byte; /* most loaded resource's seconds per message byte for the mix */
+} mt_pack_t;
+
+static void pack_free(mt_pack_t *k)
+{
+    free(k->cap);
+    free(k->tpar);
+    free(k->off);
+    free(k->res);
+    free(k->amt);
+    free(k->weight);
+}
+
+static int add_entry(mt_pack_t *k, size_t *cap_ent, uint32_t r, double amt)
+{
+    if (k->n_ent == *cap_ent) {
+        size_t c = *cap_ent ? 2 * *cap_ent : 256;
+        uint32_t *res = realloc(k->res, c * sizeof *res);
+        if (res)
+            k->res = res;
+        double *a = res ? realloc(k->amt, c * sizeof *a) : NULL;
+        if (!a)
+            return hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
+        k->amt = a;
+        *cap_ent = c;
+    }
+    k->res[k->n_ent] = r;
+    k->amt[k->n_ent++] = amt;
+    return HC_OK;
+}
+
+/* Loads of the site edge ca -> cb (coordinators a -> b) per message byte. */
+static int edge_load(const hc__hier_t *h, mt_pack_t *k, size_t *cap_ent, uint32_t ca, uint32_t cb,
+                     hc_hop_t **hops, size_t *cap_hops)
+{
+    const hc_platform_t *pl = h->pb->platform;
+    const uint32_t a = h->cl[ca].nodes[0], b = h->cl[cb].nodes[0];
+    if (!pl || !hc_platform_has_routes(pl)) {
+        uint32_t r = ca * h->nc + cb;
+        return isfinite(k->cap[r]) && k->cap[r] > 0 ? add_entry(k, cap_ent, r, 1.0 / k->cap[r])
+                                                    : HC_OK;
+    }
+    size_t need = hc_platform_route(pl, a, b, NULL, 0);
+    if (need > *cap_hops) {
+        hc_hop_t *nh = realloc(*hops, need * sizeof *nh);
+        if (!nh)
+            return hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
+        *hops = nh;
+        *cap_hops = need;
+    }
+    size_t n = hc_platform_route(pl, a, b, *hops, *cap_hops);
+    for (size_t i = 0; i < n; i++) {
+        const hc_hop_t *hp = &(*hops)[i];
+        hc_link_sharing_t sh = hc_platform_link_sharing(pl, hp->link);
+        if (sh == HC_LINK_FATPIPE)
+            continue;
+        uint32_t r = 2 * hp->link + (sh == HC_LINK_SPLITDUPLEX && hp->down ? 1 : 0);
+        HC__TRY(add_entry(k, cap_ent, r, 1.0 / k->cap[r]));
+    }
+    return HC_OK;
+}
+
+static int pack_trees(const hc__hier_t *h, mt_pack_t *k)
+{
+    const hc_problem_t *pb = h->pb;
+    const hc_platform_t *pl = pb->platform;
+    const uint32_t nc = h->nc;
+    const int routes = pl && hc_platform_has_routes(pl);
+    memset(k, 0, sizeof *k);
+    k->nr = routes ? 2 * hc_platform_link_count(pl) : nc * nc;
+    k->nt = nc; /* direct + one relay per other site */
+    k->cap = hc__calloc(k->nr + 1, sizeof *k->cap);
+    k->tpar = hc__malloc((size_t)k->nt * nc, sizeof *k->tpar);
+    k->off = hc__calloc((size_t)k->nt + 1, sizeof *k->off);
+    k->weight = hc__calloc(k->nt, sizeof *k->weight);
+    size_t cap_hops = 16, cap_ent = 0;
+    hc_hop_t *hops = hc__malloc(cap_hops, sizeof *hops);
+    double *price = hc__malloc(k->nr + 1, sizeof *price), *use = NULL;
+    int rc = k->cap && k->tpar && k->off && k->weight && hops && price
+                 ? HC_OK
+                 : hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
+    const double m = pb->msg_bytes ? (double)pb->msg_bytes : 1.0;
+    for (uint32_t r = 0; rc == HC_OK && r < k->nr; r++) {
+        if (routes) {
+            k->cap[r] = hc_platform_link_bandwidth(pl, r / 2);
+        } else if (r / nc != r % nc) {
+            /* a private pair: its rate for this message, from the planned costs */
+            double c = HC_AT(pb->costs, h->cl[r / nc].nodes[0], h->cl[r % nc].nodes[0]);
+            k->cap[r] = c > 0 ? m / c : INFINITY;
+        }
+    }
+    /* tree 0: the root's site sends to every site; tree t >= 1: root -> t -> every other */
+    for (uint32_t t = 0; rc == HC_OK && t < k->nt; t++) {
+        int32_t *par = &k->tpar[(size_t)t * nc];
+        par[0] = -1;
+        k->off[t] = k->n_ent;
+        for (uint32_t c = 1; c < nc; c++)
+            par[c] = t == 0 || c == t ? 0 : (int32_t)t;
+        for (uint32_t c = 1; rc == HC_OK && c < nc; c++)
+            rc = edge_load(h, k, &cap_ent, (uint32_t)par[c], c, &hops, &cap_hops);
+    }
+    k->off[k->nt] = k->n_ent;
+    /* multiplicative weights: each resource's price grows with its load; each round adds the
+     * tree that is cheapest at the current prices. Rounds are bounded by the work. */
+    double norm = 0;
+    for (size_t i = 0; rc == HC_OK && i < k->n_ent; i++)
+        norm = k->amt[i] > norm ? k->amt[i] : norm;
+    for (uint32_t r = 0; rc == HC_OK && r < k->nr; r++)
+        price[r] = 1.0;
+    const double eps = 0.05;
+    long iters = k->n_ent ? (long)(2e7 / (double)k->n_ent) : 0;
+    iters = iters > MT_ITERS ? MT_ITERS : iters < 50 ? 50 : iters;
+    for (long it = 0; rc == HC_OK && norm > 0 && it < iters; it++) {
+        uint32_t best = 0;
+        double bv = INFINITY;
+        for (uint32_t t = 0; t < k->nt; t++) {
+            double c = 0;
+            for (size_t i = k->off[t]; i < k->off[t + 1]; i++)
+                c += price[k->res[i]] * k->amt[i];
+            if (c < bv) {
+                bv = c;
+                best = t;
+            }
+        }
+        k->weight[best] += 1.0;
+        double pmax = 0;
+        for (size_t i = k->off[best]; i < k->off[best + 1]; i++) {
+            double *pr = &price[k->res[i]];
+            *pr *= exp(eps * k->amt[i] / norm);
+            pmax = *pr > pmax ? *pr : pmax;
+        }
+        for (uint32_t r = 0; pmax > 1e100 && r < k->nr; r++)
+            price[r] /= pmax;
+    }
+    double tot = 0;
+    for (uint32_t t = 0; t < k->nt; t++)
+        tot += k->weight[t];
+    for (uint32_t t = 0; t < k->nt; t++)
+        k->weight[t] = tot > 0 ? k->weight[t] / tot : (t == 0);
+    /* the mix's most loaded resource */
+    use = rc == HC_OK ? hc__calloc(k->nr + 1, sizeof *use) : NULL;
+    for (uint32_t t = 0; use && t < k->nt; t++)
+        for (size_t i = k->off[t]; i < k->off[t + 1]; i++)
+            use[k->res[i]] += k->weight[t] * k->amt[i];
+    for (uint32_t r = 0; use && r < k->nr; r++)
+        k->per_byte = use[r] > k->per_byte ? use[r] : k->per_byte;
+    free(use);
+    free(hops);
+    free(price);
+    return rc;
+}
+
+/* Smooth weighted round robin: piece j -> tree, counts proportional to the weights (each tree
+ * with a weight of at least half a piece gets one). */
+static void deal(const mt_pack_t *k, uint32_t K, uint32_t *tree_of)
+{
+    double *cur = calloc(k->nt, sizeof *cur);
+    double w[64];
+    uint32_t nt = k->nt < 64 ? k->nt : 64;
+    uint32_t top = 0;
+    double wsum = 0;
+    for (uint32_t t = 0; t < nt; t++) {
+        w[t] = k->weight[t] * K >= 0.5 ? k->weight[t] : 0;
+        wsum += w[t];
+        top = k->weight[t] > k->weight[top] ? t : top;
+    }
+    if (wsum == 0)
+        w[top] = 1;
+    for (uint32_t j = 0; j < K; j++) {
+        uint32_t best = 0;
+        double sum = 0;
+        for (uint32_t t = 0; t < nt; t++) {
+            if (cur)
+                cur[t] += w[t];
+            sum += w[t];
+        }
+        for (uint32_t t = 0; cur && t < nt; t++)
+            if (cur[t] > cur[best])
+                best = t;
+        if (cur)
+            cur[best] -= sum;
+        tree_of[j] = best;
+    }
+    free(cur);
+}
+
+/* Fan-out d of the trees inside cluster c for pieces of `s` bytes (1 = chain). */
+static uint32_t intra_fanout(const hc__cluster_t *c, uint64_t s, uint32_t K)
+{
+    if (c->n <= 2)
+        return 1;
+    double g = hc__plogp_gap(&c->q, s), hop = c->q.L + g;
+    uint32_t best = 1;
+    double bv = INFINITY;
+    for (uint32_t d = 1; d <= 4; d++) {
+        /* depth of a d-ary heap over n nodes */
+        uint32_t depth = 0;
+        for (uint64_t span = 1, level = 1; span < c->n; depth++) {
+            level *= d;
+            span += level;
+        }
+        double t = depth * hop + (double)(K - 1) * d * g;
+        if (t < bv) {
+            bv = t;
+            best = d;
+        }
+    }
+    return best;
+}
+
+typedef struct {
+    double t;
+    uint32_t piece, node;
+} mt_item_t;
+
+typedef struct {
+    mt_item_t *a;
+    size_t n, cap;
+} mt_heap_t;
+
+static int item_less(const mt_item_t *x, const mt_item_t *y)
+{
+    if (x->t != y->t)
+        return x->t < y->t;
+    if (x->piece != y->piece)
+        return x->piece < y->piece;
+    return x->node < y->node;
+}
+
+static int heap_push(mt_heap_t *h, mt_item_t it)
+{
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 256;
+        mt_item_t *a = realloc(h->a, cap * sizeof *a);
+        if (!a)
+            return hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
+        h->a = a;
+        h->cap = cap;
+    }
+    size_t i = h->n++;
+    while (i > 0 && item_less(&it, &h->a[(i - 1) / 2])) {
+        h->a[i] = h->a[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->a[i] = it;
+    return HC_OK;
+}
+
+static mt_item_t heap_pop(mt_heap_t *h)
+{
+    mt_item_t top = h->a[0], last = h->a[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        const mt_item_t *v = &last;
+        if (l < h->n && item_less(&h->a[l], v)) {
+            m = l;
+            v = &h->a[l];
+        }
+        if (l + 1 < h->n && item_less(&h->a[l + 1], v))
+            m = l + 1;
+        if (m == i)
+            break;
+        h->a[i] = h->a[m];
+        i = m;
+    }
+    if (h->n > 0)
+        h->a[i] = last;
+    return top;
+}
+
+int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
+                             hc_schedule_t **out)
+{
+    *out = NULL;
+    HC__TRY(hc__bcast_check_segment(pb, opts));
+    hc__hier_t h;
+    HC__TRY(hc__hier_init(&h, pb));
+    const uint32_t P = pb->P, nc = h.nc;
+    const uint64_t m = pb->msg_bytes ? pb->msg_bytes : 1;
+    mt_pack_t k;
+    int rc = pack_trees(&h, &k);
+    uint32_t used = 0;
+    for (uint32_t t = 0; rc == HC_OK && t < k.nt; t++)
+        used += k.weight[t] >= 0.02;
+    /* pieces */
+    uint64_t seg = opts && opts->segment_bytes ? opts->segment_bytes : 0;
+    if (seg == 0) {
+        uint64_t K0 = (m + MT_PIECE_BYTES - 1) / MT_PIECE_BYTES;
+        if (K0 < used)
+            K0 = used;
+        if (K0 > MT_MAX_PIECES)
+            K0 = MT_MAX_PIECES;
+        if (K0 > m)
+            K0 = m;
+        seg = (m + K0 - 1) / K0;
+    }
+    if (seg > m)
+        seg = m;
+    const uint32_t K = hc__bc_seg_count(m, seg);
+    uint32_t *tree_of = hc__malloc(K, sizeof *tree_of);
+    uint32_t *site = hc__malloc(P, sizeof *site), *pos = hc__malloc(P, sizeof *pos);
+    uint32_t *fan = hc__malloc(nc, sizeof *fan);
+    hc_schedule_t *s = NULL;
+    hc__bb_t b;
+    memset(&b, 0, sizeof b);
+    mt_heap_t hp = {0};
+    if (rc == HC_OK && (!tree_of || !site || !pos || !fan))
+        rc = hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
+    if (rc == HC_OK) {
+        deal(&k, K, tree_of);
+        for (uint32_t c = 0; c < nc; c++) {
+            for (uint32_t a = 0; a < h.cl[c].n; a++) {
+                site[h.cl[c].nodes[a]] = c;
+                pos[h.cl[c].nodes[a]] = a;
+            }
+            fan[c] = intra_fanout(&h.cl[c], seg, K);
+        }
+        rc = hc_schedule_create(HC_COLL_BCAST, P, &s);
+    }
+    if (rc == HC_OK)
+        rc = hc_schedule_alloc_trees(s, 0);
+    if (rc == HC_OK)
+        rc = hc__bb_init(&b, pb, s, P, K);
+    for (uint32_t j = 0; rc == HC_OK && j < K; j++)
+        rc = heap_push(&hp, (mt_item_t){0.0, j, pb->root});
+    /* every node forwards each piece as it arrives: other sites first, then its site's tree */
+    while (rc == HC_OK && hp.n > 0) {
+        mt_item_t it = heap_pop(&hp);
+        const uint32_t v = it.node, c = site[v], j = it.piece, t = tree_of[j];
+        const uint64_t bytes = hc__bc_seg_bytes(m, seg, K, j);
+        const int32_t *par = &k.tpar[(size_t)t * nc];
+        if (pos[v] == 0)
+            for (uint32_t d = 1; rc == HC_OK && d < nc; d++) {
+                if (par[d] != (int32_t)c)
+                    continue;
+                uint32_t u = h.cl[d].nodes[0];
+                double end;
+                rc = hc__bb_send(&b, v, u, j, bytes, 0, &end);
+                if (rc == HC_OK)
+                    rc = heap_push(&hp, (mt_item_t){end, j, u});
+                if (rc == HC_OK && j == 0)
+                    hc__bc_set_parent(s->parent, u, v);
+            }
+        const hc__cluster_t *cl = &h.cl[c];
+        for (uint64_t q = (uint64_t)pos[v] * fan[c] + 1;
+             rc == HC_OK && q <= (uint64_t)pos[v] * fan[c] + fan[c] && q < cl->n; q++) {
+            uint32_t u = cl->nodes[q];
+            double end;
+            rc = hc__bb_send(&b, v, u, j, bytes, 0, &end);
+            if (rc == HC_OK)
+                rc = heap_push(&hp, (mt_item_t){end, j, u});
+            if (rc == HC_OK && j == 0)
+                hc__bc_set_parent(s->parent, u, v);
+        }
+    }
+    if (rc == HC_OK) {
+        s->root = pb->root;
+        s->n_segments = K;
+        /* the note: the mix of trees */
+        char mix[256];
+        size_t len = 0;
+        mix[0] = 0;
+        for (uint32_t t = 0; t < k.nt && len < sizeof mix - 40; t++)
+            if (k.weight[t] >= 0.02)
+                len +=
+                    (size_t)snprintf(mix + len, sizeof mix - len, "%s%s %.0f %%", len ? ", " : "",
+                                     t == 0 ? "direct" : "relay", 100.0 * k.weight[t]);
+        rc = hc_schedule_set_note(s,
+                                  "multitree: %u pieces of %llu bytes over %u site trees (%s), "
+                                  "site fan-out %u",
+                                  K, (unsigned long long)seg, used, mix, fan[nc > 1 ? 1 : 0]);
+    }
+    hc__bb_free(&b);
+    free(hp.a);
+    free(tree_of);
+    free(site);
+    free(pos);
+    free(fan);
+    pack_free(&k);
+    hc__hier_free(&h);
+    if (rc != HC_OK) {
+        hc_schedule_destroy(s);
+        return rc;
+    }
+    *out = s;
+    return HC_OK;
+}
