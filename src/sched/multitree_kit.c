@@ -1,0 +1,182 @@
+/* The multi-tree toolkit (multitree_kit.h): site trees packed to the links' capacities, shared
+ * by the multi-tree broadcast and reduction. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "multitree_kit.h"
+
+#define MT_ITERS 2000
+
+void hc__mt_pack_free(hc__mt_pack_t *k)
+{
+    free(k->cap);
+    free(k->tpar);
+    free(k->off);
+    free(k->res);
+    free(k->amt);
+    free(k->weight);
+}
+
+static int add_entry(hc__mt_pack_t *k, size_t *cap_ent, uint32_t r, double amt)
+{
+    if (k->n_ent == *cap_ent) {
+        size_t c = *cap_ent ? 2 * *cap_ent : 256;
+        uint32_t *res = realloc(k->res, c * sizeof *res);
+        if (res)
+            k->res = res;
+        double *a = res ? realloc(k->amt, c * sizeof *a) : NULL;
+        if (!a)
+            return hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
+        k->amt = a;
+        *cap_ent = c;
+    }
+    k->res[k->n_ent] = r;
+    k->amt[k->n_ent++] = amt;
+    return HC_OK;
+}
+
+/* Loads of the site edge ca -> cb (coordinators a -> b) per message byte. */
+static int edge_load(const hc__hier_t *h, hc__mt_pack_t *k, size_t *cap_ent, uint32_t ca,
+                     uint32_t cb, hc_hop_t **hops, size_t *cap_hops)
+{
+    const hc_platform_t *pl = h->pb->platform;
+    const uint32_t a = h->cl[ca].nodes[0], b = h->cl[cb].nodes[0];
+    if (!pl || !hc_platform_has_routes(pl)) {
+        uint32_t r = ca * h->nc + cb;
+        return isfinite(k->cap[r]) && k->cap[r] > 0 ? add_entry(k, cap_ent, r, 1.0 / k->cap[r])
+                                                    : HC_OK;
+    }
+    size_t need = hc_platform_route(pl, a, b, NULL, 0);
+    if (need > *cap_hops) {
+        hc_hop_t *nh = realloc(*hops, need * sizeof *nh);
+        if (!nh)
+            return hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
+        *hops = nh;
+        *cap_hops = need;
+    }
+    size_t n = hc_platform_route(pl, a, b, *hops, *cap_hops);
+    for (size_t i = 0; i < n; i++) {
+        const hc_hop_t *hp = &(*hops)[i];
+        hc_link_sharing_t sh = hc_platform_link_sharing(pl, hp->link);
+        if (sh == HC_LINK_FATPIPE)
+            continue;
+        uint32_t r = 2 * hp->link + (sh == HC_LINK_SPLITDUPLEX && hp->down ? 1 : 0);
+        HC__TRY(add_entry(k, cap_ent, r, 1.0 / k->cap[r]));
+    }
+    return HC_OK;
+}
+
+int hc__mt_pack(const hc__hier_t *h, int reverse, hc__mt_pack_t *k)
+{
+    const hc_problem_t *pb = h->pb;
+    const hc_platform_t *pl = pb->platform;
+    const uint32_t nc = h->nc;
+    const int routes = pl && hc_platform_has_routes(pl);
+    memset(k, 0, sizeof *k);
+    k->nr = routes ? 2 * hc_platform_link_count(pl) : nc * nc;
+    k->nt = nc; /* direct + one relay per other site */
+    k->cap = hc__calloc(k->nr + 1, sizeof *k->cap);
+    k->tpar = hc__malloc((size_t)k->nt * nc, sizeof *k->tpar);
+    k->off = hc__calloc((size_t)k->nt + 1, sizeof *k->off);
+    k->weight = hc__calloc(k->nt, sizeof *k->weight);
+    size_t cap_hops = 16, cap_ent = 0;
+    hc_hop_t *hops = hc__malloc(cap_hops, sizeof *hops);
+    double *price = hc__malloc(k->nr + 1, sizeof *price), *use = NULL;
+    int rc = k->cap && k->tpar && k->off && k->weight && hops && price
+                 ? HC_OK
+                 : hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
+    const double m = pb->msg_bytes ? (double)pb->msg_bytes : 1.0;
+    for (uint32_t r = 0; rc == HC_OK && r < k->nr; r++) {
+        if (routes) {
+            k->cap[r] = hc_platform_link_bandwidth(pl, r / 2);
+        } else if (r / nc != r % nc) {
+            /* a private pair: its rate for this message, from the planned costs */
+            double c = HC_AT(pb->costs, h->cl[r / nc].nodes[0], h->cl[r % nc].nodes[0]);
+            k->cap[r] = c > 0 ? m / c : INFINITY;
+        }
+    }
+    /* tree 0: the root's site sends to every site; tree t >= 1: root -> t -> every other */
+    for (uint32_t t = 0; rc == HC_OK && t < k->nt; t++) {
+        int32_t *par = &k->tpar[(size_t)t * nc];
+        par[0] = -1;
+        k->off[t] = k->n_ent;
+        for (uint32_t c = 1; c < nc; c++)
+            par[c] = t == 0 || c == t ? 0 : (int32_t)t;
+        for (uint32_t c = 1; rc == HC_OK && c < nc; c++)
+            rc = reverse ? edge_load(h, k, &cap_ent, c, (uint32_t)par[c], &hops, &cap_hops)
+                         : edge_load(h, k, &cap_ent, (uint32_t)par[c], c, &hops, &cap_hops);
+    }
+    k->off[k->nt] = k->n_ent;
+    /* multiplicative weights: each resource's price grows with its load; each round adds the
+     * tree that is cheapest at the current prices. Rounds are bounded by the work. */
+    double norm = 0;
+    for (size_t i = 0; rc == HC_OK && i < k->n_ent; i++)
+        norm = k->amt[i] > norm ? k->amt[i] : norm;
+    for (uint32_t r = 0; rc == HC_OK && r < k->nr; r++)
+        price[r] = 1.0;
+    const double eps = 0.05;
+    long iters = k->n_ent ? (long)(2e7 / (double)k->n_ent) : 0;
+    iters = iters > MT_ITERS ? MT_ITERS : iters < 50 ? 50 : iters;
+    for (long it = 0; rc == HC_OK && norm > 0 && it < iters; it++) {
+        uint32_t best = 0;
+        double bv = INFINITY;
+        for (uint32_t t = 0; t < k->nt; t++) {
+            double c = 0;
+            for (size_t i = k->off[t]; i < k->off[t + 1]; i++)
+                c += price[k->res[i]] * k->amt[i];
+            if (c < bv) {
+                bv = c;
+                best = t;
+            }
+        }
+        k->weight[best] += 1.0;
+        double pmax = 0;
+        for (size_t i = k->off[best]; i < k->off[best + 1]; i++) {
+            double *pr = &price[k->res[i]];
+            *pr *= exp(eps * k->amt[i] / norm);
+            pmax = *pr > pmax ? *pr : pmax;
+        }
+        for (uint32_t r = 0; pmax > 1e100 && r < k->nr; r++)
+            price[r] /= pmax;
+    }
+    double tot = 0;
+    for (uint32_t t = 0; t < k->nt; t++)
+        tot += k->weight[t];
+    for (uint32_t t = 0; t < k->nt; t++)
+        k->weight[t] = tot > 0 ? k->weight[t] / tot : (t == 0);
+    /* the mix's most loaded resource */
+    use = rc == HC_OK ? hc__calloc(k->nr + 1, sizeof *use) : NULL;
+    for (uint32_t t = 0; use && t < k->nt; t++)
+        for (size_t i = k->off[t]; i < k->off[t + 1]; i++)
+            use[k->res[i]] += k->weight[t] * k->amt[i];
+    for (uint32_t r = 0; use && r < k->nr; r++)
+        k->per_byte = use[r] > k->per_byte ? use[r] : k->per_byte;
+    free(use);
+    free(hops);
+    free(price);
+    return rc;
+}
+
+uint32_t hc__mt_fanout(const hc__cluster_t *c, uint64_t s, uint32_t K)
+{
+    if (c->n <= 2)
+        return 1;
+    double g = hc__plogp_gap(&c->q, s), hop = c->q.L + g;
+    uint32_t best = 1;
+    double bv = INFINITY;
+    for (uint32_t d = 1; d <= 4; d++) {
+        /* depth of a d-ary heap over n nodes */
+        uint32_t depth = 0;
+        for (uint64_t span = 1, level = 1; span < c->n; depth++) {
+            level *= d;
+            span += level;
+        }
+        double t = depth * hop + (double)(K - 1) * d * g;
+        if (t < bv) {
+            bv = t;
+            best = d;
+        }
+    }
+    return best;
+}

@@ -1,0 +1,39 @@
+/* The multi-tree toolkit: what the multi-tree broadcast and reduction (bcast_multitree.c,
+ * reduce_multitree.c) share. Internal, not installed.
+ *   - hc__mt_pack: candidate site trees over the sites of hc__hier_init (the direct tree, the
+ *     root's site linked to every site, and per other site c the relay tree root - c - every
+ *     other site), their loads on the links of the routes between the sites' coordinators (a
+ *     shared link counts both directions, a split-duplex link each direction, a fat pipe
+ *     nothing; without routes the private coordinator pairs at the rates of the planned costs),
+ *     and the mix of them minimising the most loaded link's time, by multiplicative weights
+ *     over the links (Garg & Koenemann 2007): the averaged best responses approach the optimal
+ *     mix. reverse = 1 packs the trees with their edges reversed (a reduction: child site ->
+ *     parent site).
+ *   - hc__mt_fanout: the fan-out of the d-ary trees inside a site. */
+#ifndef HETCOLL_MULTITREE_KIT_H
+#define HETCOLL_MULTITREE_KIT_H
+
+#include "bcast_kit.h"
+
+/* The packing: candidate site trees, their loads on the resources ((link, direction) slots
+ * of the routes, or private coordinator pairs without routes), and their weights. */
+typedef struct {
+    uint32_t nr;     /* resources */
+    double *cap;     /* nr capacities (bytes per second) */
+    uint32_t nt;     /* candidate trees */
+    int32_t *tpar;   /* nt x nc: parent site, -1 for the root's site */
+    size_t *off;     /* nt + 1: tree t's loads are res/amt[off[t] .. off[t + 1]) */
+    uint32_t *res;   /* resource of each load entry */
+    double *amt;     /* seconds per message byte on that resource */
+    size_t n_ent;    /* load entries */
+    double *weight;  /* nt, summing to 1 */
+    double per_byte; /* most loaded resource's seconds per message byte for the mix */
+} hc__mt_pack_t;
+
+void hc__mt_pack_free(hc__mt_pack_t *k);
+int hc__mt_pack(const hc__hier_t *h, int reverse, hc__mt_pack_t *k);
+/* Fan-out d (1 = chain) of the trees inside cluster c for K pieces of s bytes, from the
+ * cluster's pLogP parameters: depth x (L + g(s)) + (K - 1) x d x g(s), d <= 4. */
+uint32_t hc__mt_fanout(const hc__cluster_t *c, uint64_t s, uint32_t K);
+
+#endif
