@@ -221,10 +221,16 @@ int hc_lower_bound(const hc_problem_t *pb, double *out);
 int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,
                              uint32_t *send_window, uint32_t *recv_window);
 
-/* Segment size (bytes) of a pipelined reduction: a segment pays its edge's latency again, so
- * segments stay well above the largest bandwidth-delay product of the tree's edges: 4 x BDP,
- * at least 64 KiB (on a WAN, 12 ms x 125 MB/s: 6 MB, i.e. whole messages). */
+/* Segment size (bytes) of a pipelined reduction. One tree, two segments in flight per edge:
+ * a segment pays its edge's latency again, so segments stay well above the largest
+ * bandwidth-delay product of the tree's edges: 4 x BDP, at least 64 KiB (on a WAN, 12 ms x
+ * 125 MB/s: 6 MB, i.e. whole messages). A multi-tree reduction (events with `tree` > 0): 64 KiB,
+ * so that pieces pipeline through the sites, with hc_schedule_reduce_window in flight. */
 uint64_t hc_schedule_reduce_segment(const hc_schedule_t *s, const hc_platform_t *p);
+/* Segments a reduction keeps in flight per edge (sent to the parent, posted from each child):
+ * 2 for one tree; for a multi-tree reduction 1 + ceil(largest BDP / segment), between 2 and
+ * HC_EXEC_MAX_WINDOW. */
+uint32_t hc_schedule_reduce_window(const hc_schedule_t *s, const hc_platform_t *p);
 
 #ifdef __cplusplus
 }

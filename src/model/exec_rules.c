@@ -74,7 +74,8 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
     return HC_OK;
 }
 
-uint64_t hc_schedule_reduce_segment(const hc_schedule_t *s, const hc_platform_t *p)
+/* Largest bandwidth-delay product of the schedule's edges. */
+static double reduce_bdp(const hc_schedule_t *s, const hc_platform_t *p)
 {
     double bdp = 0.0;
     for (size_t i = 0; s && p && i < s->n_events; i++) {
@@ -84,5 +85,29 @@ uint64_t hc_schedule_reduce_segment(const hc_schedule_t *s, const hc_platform_t 
         if (b > bdp)
             bdp = b;
     }
+    return bdp;
+}
+
+static int multi_tree(const hc_schedule_t *s)
+{
+    for (size_t i = 0; s && i < s->n_events; i++)
+        if (s->events[i].tree > 0)
+            return 1;
+    return 0;
+}
+
+uint64_t hc_schedule_reduce_segment(const hc_schedule_t *s, const hc_platform_t *p)
+{
+    if (multi_tree(s))
+        return 65536;
+    double bdp = reduce_bdp(s, p);
     return 4.0 * bdp > 65536.0 ? (uint64_t)(4.0 * bdp) : 65536;
+}
+
+uint32_t hc_schedule_reduce_window(const hc_schedule_t *s, const hc_platform_t *p)
+{
+    if (!multi_tree(s))
+        return 2;
+    double w = 1.0 + ceil(reduce_bdp(s, p) / (double)hc_schedule_reduce_segment(s, p));
+    return w >= HC_EXEC_MAX_WINDOW ? HC_EXEC_MAX_WINDOW : w < 2 ? 2 : (uint32_t)w;
 }

@@ -116,7 +116,10 @@ double hc_problem_event_cost(const hc_problem_t *pb, const hc_event_t *e)
     if (pb->coll == HC_COLL_REDISTRIBUTE)
         return e->end - e->start;
     double c = HC_AT(pb->costs, e->src, e->dst);
-    if (pb->coll != HC_COLL_BCAST || e->bytes == pb->msg_bytes || pb->msg_bytes == 0)
+    /* a broadcast's segments and a multi-tree reduction's ranges carry part of the message */
+    if ((pb->coll != HC_COLL_BCAST && pb->coll != HC_COLL_REDUCE) || e->bytes == pb->msg_bytes ||
+        pb->msg_bytes == 0 ||
+        (pb->coll == HC_COLL_REDUCE && (e->bytes == 0 || e->bytes > pb->msg_bytes)))
         return c;
     if (pb->platform) {
         double whole = hc_cost_p2p(pb->platform, pb->model, e->src, e->dst, pb->msg_bytes);

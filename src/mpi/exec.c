@@ -143,8 +143,10 @@ int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, uint64_t plan_by
         free(o);
         return err;
     }
-    if (s->coll == HC_COLL_REDUCE)
+    if (s->coll == HC_COLL_REDUCE) {
         o->seg_bytes = hc_schedule_reduce_segment(s, c->platform);
+        o->ws = hc_schedule_reduce_window(s, c->platform);
+    }
     if ((s->coll == HC_COLL_ALLTOALL || (s->coll == HC_COLL_BCAST && !s->parent2)) &&
         hc_schedule_exec_windows(s, c->platform, (uint32_t)c->rank, &o->ws, &o->wr) != HC_OK)
         o->ws = o->wr = 1;
@@ -497,95 +499,216 @@ void *hc__scratch(hc_comm_t *c, size_t bytes)
     return c->scratch;
 }
 
-/* Reduction along the schedule's tree, segment by segment, so that combining segment k overlaps
+/* Reduction along the schedule's trees, segment by segment, so that combining segment k overlaps
  * the children sending later segments and the parent receiving earlier ones — the pipelining
- * MPI libraries use for large reductions.
- *  - Receives run two segments ahead for every child (double buffering), so a child never
- *    waits for its parent to post; per segment, children are combined in planned order with
- *    MPI_Reduce_local.
+ * MPI libraries use for large reductions. A multi-tree reduction (events' `tree` > 0) reduces
+ * each tree's range of the elements along that tree, all trees at once.
+ *  - Receives run W = hc_schedule_reduce_window segments ahead for every child, so a child
+ *    never waits for its parent to post; per segment, children are combined in planned order
+ *    with MPI_Reduce_local (the same order on every run, whatever the arrival order).
+ *  - Progress follows completions (MPI_Waitany): whatever arrived is combined, and a segment
+ *    leaves for the parent as soon as every child's part of it is in, up to W per tree in
+ *    flight (the flow model replays this, src/sim/sim_flow.c).
  *  - No copies: a leaf sends straight from `mine`; otherwise the first child's segment lands in
  *    `acc` and `mine` is combined into it (the op is commutative, checked by the caller). When
  *    acc is mine (MPI_IN_PLACE at the root), every child goes through the slots.
- *  - Up to two segments travel to the parent at once.
+ *  - Tree t's messages carry tag 1 (t = 0) or 16 + t, so that the trees' streams between two
+ *    ranks never cross.
  * `acc` is the root's recvbuf, where the result builds up; NULL elsewhere (inner nodes
  * accumulate in the communicator's scratch). */
+typedef struct {
+    int off, n;    /* the tree's element range */
+    uint32_t nseg; /* its segments */
+    size_t r0, nr; /* its receives: rtree[r0 .. r0 + nr) index o->recvs */
+    size_t send;   /* index into o->sends, or SIZE_MAX */
+    int direct;    /* child 0 lands in acc */
+    size_t slot0;  /* first slot of its children (W per child that does not land in acc) */
+    int tag;
+    uint32_t cur_k;  /* lowest segment not combined yet */
+    size_t cur_j;    /* next child to combine into it */
+    uint32_t next_s; /* next segment to send */
+} rtree_t;
+
+/* Segment k of tree x's range: elements [*f, *f + *n) of the message. */
+static void tree_seg(const rtree_t *x, uint32_t k, int *f, int *n)
+{
+    hc__segment(x->n, x->nseg, k, f, n);
+    *f += x->off;
+}
+
 int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, const char *mine,
                     char *acc, int count, MPI_Datatype type, MPI_Op op)
 {
     const size_t *sends = o->sends, *recvs = o->recvs, ns = o->ns, nr = o->nr;
+    const uint32_t W = o->ws >= 2 ? o->ws : 2;
     MPI_Aint lb, ext, tlb, text;
     MPI_Type_get_extent(type, &lb, &ext);
     MPI_Type_get_true_extent(type, &tlb, &text);
     int tsize;
     MPI_Type_size(type, &tsize);
-    uint32_t nseg = 1;
-    if (tsize > 0) {
-        uint64_t per = o->seg_bytes / (uint64_t)tsize;
-        per = per ? per : 1;
-        nseg = (uint32_t)(((uint64_t)count + per - 1) / per);
+    uint32_t T = 1;
+    for (size_t i = 0; i < s->n_events; i++)
+        T = s->events[i].tree + 1u > T ? s->events[i].tree + 1u : T;
+    rtree_t *tr = calloc(T, sizeof *tr);
+    size_t *rtree = malloc(sizeof *rtree * (nr + 1));
+    double *tb = calloc(T + 1, sizeof *tb);
+    if (!tr || !rtree || !tb) {
+        free(tr);
+        free(rtree);
+        free(tb);
+        return MPI_ERR_NO_MEM;
     }
+    /* the trees' ranges: in proportion to their events' bytes, in tree order */
+    for (size_t i = 0; i < s->n_events; i++)
+        tb[s->events[i].tree + 1] = (double)s->events[i].bytes;
+    for (uint32_t t = 0; t < T; t++)
+        tb[t + 1] += tb[t];
+    uint64_t per = tsize > 0 ? o->seg_bytes / (uint64_t)tsize : 1;
+    per = per ? per : 1;
+    const int direct_ok = nr > 0 && (!acc || acc != mine);
+    size_t k_r = 0, n_slots = 0;
+    int seg_max = 1;
+    for (uint32_t t = 0; t < T; t++) {
+        rtree_t *x = &tr[t];
+        double lo = T > 1 && tb[T] > 0 ? tb[t] / tb[T] : 0;
+        double hi = T > 1 && tb[T] > 0 ? tb[t + 1] / tb[T] : 1;
+        x->off = (int)floor(lo * count + 0.5);
+        x->n = (int)floor(hi * count + 0.5) - x->off;
+        x->nseg = x->n > 0 ? (uint32_t)(((uint64_t)x->n + per - 1) / per) : 0;
+        x->tag = t == 0 ? 1 : 16 + (int)t;
+        x->r0 = k_r;
+        for (size_t i = 0; i < nr; i++)
+            if (s->events[recvs[i]].tree == t)
+                rtree[k_r++] = i;
+        x->nr = k_r - x->r0;
+        x->send = SIZE_MAX;
+        for (size_t i = 0; i < ns; i++)
+            if (s->events[sends[i]].tree == t && x->send == SIZE_MAX)
+                x->send = i;
+        x->direct = direct_ok && x->nr > 0;
+        x->slot0 = n_slots;
+        n_slots += x->nr > (size_t)x->direct ? (size_t)W * (x->nr - (size_t)x->direct) : 0;
+        if (x->nseg > 0) {
+            int sm = (int)(((uint64_t)x->n + x->nseg - 1) / x->nseg);
+            seg_max = sm > seg_max ? sm : seg_max;
+        }
+    }
+    free(tb);
     /* Segments differ by at most one element and the longer ones can come anywhere (40001
      * elements in 5 segments: 8000, 8000, 8000, 8000, 8001), so every slot holds
-     * ceil(count / nseg) elements. */
+     * ceil(n / nseg) elements. Scratch: an inner node's accumulator, then W segment slots
+     * per child that does not land in the accumulator, each rounded up to 64 bytes. */
     int f, n;
-    const int seg_max = (int)(((uint64_t)count + nseg - 1) / nseg);
-    /* Scratch: an inner node's accumulator, then two segment slots per child that does not
-     * land in the accumulator, each rounded up to 64 bytes. */
     const size_t acc_span = nr > 0 && !acc ? (typed_span(count, ext, text) + 63) / 64 * 64 : 0;
-    const int direct = nr > 0 && (!acc || acc != mine); /* child 0 lands in acc */
     const size_t slot = (typed_span(seg_max, ext, text) + 63) / 64 * 64;
-    const size_t n_slots = nr > (size_t)direct ? 2 * (nr - (size_t)direct) : 0;
-    MPI_Request *rq = malloc(sizeof *rq * (2 * nr + 2));
+    /* requests: W per receive (child) then W per tree's send; rk: the segment in each */
+    const size_t n_req = (size_t)W * (nr + T);
+    MPI_Request *rq = malloc(sizeof *rq * n_req);
+    uint32_t *rk = malloc(sizeof *rk * n_req);
+    unsigned char *arrived = calloc(n_req, 1);
     char *area = acc_span + n_slots ? hc__scratch(c, acc_span + n_slots * slot) : NULL;
-    if (!rq || (acc_span + n_slots && !area)) {
+    if (!rq || !rk || !arrived || (acc_span + n_slots && !area)) {
         free(rq);
+        free(rk);
+        free(arrived);
+        free(tr);
+        free(rtree);
         return MPI_ERR_NO_MEM;
     }
     if (acc_span)
         acc = area - tlb;
     char *slots = n_slots ? area + acc_span - tlb : NULL;
-    MPI_Request *up = rq + 2 * nr;
-    for (size_t i = 0; i < 2 * nr + 2; i++)
+    for (size_t i = 0; i < n_req; i++)
         rq[i] = MPI_REQUEST_NULL;
     int err = MPI_SUCCESS;
-/* Where child i's segment k lands. */
-#define LAND(i, k, f)                                                                              \
-    ((i) == 0 && direct ? acc + (f)*ext : slots + (2 * ((i) - (size_t)direct) + (k) % 2) * slot)
-    for (uint32_t k = 0; k < nseg && k < 2; k++) {
-        hc__segment(count, nseg, k, &f, &n);
-        for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++)
-            err = MPI_Irecv(LAND(i, k, f), n, type, (int)s->events[recvs[i]].src, 1, c->comm,
-                            &rq[2 * i + k % 2]);
-    }
-    for (uint32_t k = 0; err == MPI_SUCCESS && k < nseg; k++) {
-        hc__segment(count, nseg, k, &f, &n);
-        for (size_t i = 0; err == MPI_SUCCESS && i < nr; i++) {
-            err = MPI_Wait(&rq[2 * i + k % 2], MPI_STATUS_IGNORE);
-            if (err == MPI_SUCCESS)
-                err = i == 0 && direct
-                          ? MPI_Reduce_local(mine + f * ext, acc + f * ext, n, type, op)
-                          : MPI_Reduce_local(LAND(i, k, f), acc + f * ext, n, type, op);
-            if (err == MPI_SUCCESS && k + 2 < nseg) {
-                int f2, n2;
-                hc__segment(count, nseg, k + 2, &f2, &n2);
-                err = MPI_Irecv(LAND(i, k + 2, f2), n2, type, (int)s->events[recvs[i]].src, 1,
-                                c->comm, &rq[2 * i + k % 2]);
+    size_t active = 0;
+/* Where child j (0-based within tree x) puts segment k, at element f of the message. */
+#define LAND(x, j, k, f)                                                                           \
+    ((j) == 0 && (x)->direct                                                                       \
+         ? acc + (f)*ext                                                                           \
+         : slots + ((x)->slot0 + (size_t)W * ((j) - (size_t)(x)->direct) + (k) % W) * slot)
+    /* the first W segments of every child */
+    for (uint32_t t = 0; t < T; t++) {
+        rtree_t *x = &tr[t];
+        for (uint32_t k = 0; k < W && k < x->nseg; k++) {
+            tree_seg(x, k, &f, &n);
+            for (size_t j = 0; err == MPI_SUCCESS && j < x->nr; j++) {
+                size_t i = rtree[x->r0 + j], r = (size_t)W * i + k % W;
+                err = MPI_Irecv(LAND(x, j, k, f), n, type, (int)s->events[recvs[i]].src, x->tag,
+                                c->comm, &rq[r]);
+                rk[r] = k;
+                active++;
             }
         }
-        const char *src = nr > 0 ? acc + f * ext : mine + f * ext;
-        if (k == 0 && ns > 0)
-            hc__sleep(hc__fault_delay(c->rank));
-        for (size_t i = 0; err == MPI_SUCCESS && i < ns; i++) {
-            err = MPI_Wait(&up[k % 2], MPI_STATUS_IGNORE);
-            if (err == MPI_SUCCESS)
-                err = MPI_Isend(src, n, type, (int)s->events[sends[i]].dst, 1, c->comm, &up[k % 2]);
+    }
+    int delayed = 0;
+    for (;;) {
+        /* combine what arrived, in child order per segment; post sends of complete segments */
+        for (uint32_t t = 0; err == MPI_SUCCESS && t < T; t++) {
+            rtree_t *x = &tr[t];
+            while (err == MPI_SUCCESS && x->cur_k < x->nseg && x->cur_j < x->nr) {
+                const uint32_t k = x->cur_k;
+                const size_t j = x->cur_j, i = rtree[x->r0 + j], r = (size_t)W * i + k % W;
+                if (!arrived[r])
+                    break;
+                arrived[r] = 0;
+                tree_seg(x, k, &f, &n);
+                err = j == 0 && x->direct
+                          ? MPI_Reduce_local(mine + f * ext, acc + f * ext, n, type, op)
+                          : MPI_Reduce_local(LAND(x, j, k, f), acc + f * ext, n, type, op);
+                if (err == MPI_SUCCESS && k + W < x->nseg) {
+                    int f2, n2;
+                    tree_seg(x, k + W, &f2, &n2);
+                    err = MPI_Irecv(LAND(x, j, k + W, f2), n2, type, (int)s->events[recvs[i]].src,
+                                    x->tag, c->comm, &rq[r]);
+                    rk[r] = k + W;
+                    active++;
+                }
+                if (++x->cur_j == x->nr) {
+                    x->cur_j = 0;
+                    x->cur_k++;
+                }
+            }
+            if (x->nr == 0)
+                x->cur_k = x->nseg; /* a leaf of this tree holds every segment */
+            /* segment k leaves once k - W has left (its slot is free) */
+            while (err == MPI_SUCCESS && x->send != SIZE_MAX && x->next_s < x->cur_k &&
+                   rq[(size_t)W * (nr + t) + x->next_s % W] == MPI_REQUEST_NULL) {
+                const uint32_t k = x->next_s++;
+                const size_t r = (size_t)W * (nr + t) + k % W;
+                tree_seg(x, k, &f, &n);
+                if (!delayed) {
+                    hc__sleep(hc__fault_delay(c->rank));
+                    delayed = 1;
+                }
+                const char *src = x->nr > 0 ? acc + f * ext : mine + f * ext;
+                err = MPI_Isend(src, n, type, (int)s->events[sends[x->send]].dst, x->tag, c->comm,
+                                &rq[r]);
+                rk[r] = k;
+                active++;
+            }
         }
+        if (err != MPI_SUCCESS || active == 0)
+            break;
+        int idx;
+        err = MPI_Waitany((int)n_req, rq, &idx, MPI_STATUS_IGNORE);
+        if (err != MPI_SUCCESS || idx == MPI_UNDEFINED)
+            break;
+        active--;
+        if ((size_t)idx < (size_t)W * nr)
+            arrived[idx] = 1;
     }
 #undef LAND
-    MPI_Status st[2];
-    if (err == MPI_SUCCESS)
-        err = MPI_Waitall(2, up, st);
+    /* every tree combined and sent (a bad schedule could leave a segment behind) */
+    for (uint32_t t = 0; err == MPI_SUCCESS && t < T; t++)
+        if (tr[t].cur_k < tr[t].nseg || (tr[t].send != SIZE_MAX && tr[t].next_s < tr[t].nseg))
+            err = hc__fail(MPI_ERR_INTERN, "reduction schedule %s: rank %d stalled in tree %u",
+                           s->algorithm, c->rank, t);
     free(rq);
+    free(rk);
+    free(arrived);
+    free(tr);
+    free(rtree);
     /* A root without children (one rank) still owes the result. */
     if (err == MPI_SUCCESS && nr == 0 && ns == 0 && acc && acc != mine)
         err = MPI_Sendrecv(mine, count, type, c->rank, 0, acc, count, type, c->rank, 0, c->comm,

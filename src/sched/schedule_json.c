@@ -145,7 +145,7 @@ static void sb_events(sbuf_t *b, const hc_schedule_t *s)
         sb_int(b, ",\"bytes\":", (long long)e->bytes);
         if (s->n_segments > 1)
             sb_int(b, ",\"seg\":", e->seg);
-        if (s->parent2)
+        if (s->parent2 || (s->coll == HC_COLL_REDUCE && e->tree))
             sb_int(b, ",\"tree\":", e->tree);
         if (s->coll == HC_COLL_REDISTRIBUTE)
             sb_int(b, ",\"step\":", e->step);
@@ -391,7 +391,9 @@ static int parse_event(const ctx_t *c, json_t *o, size_t i, hc_schedule_t *s)
     HC__TRY(get_u32(c, o, "seg", FIELD("seg"), 0, UINT32_MAX, &e.seg));
     HC__TRY(get_u32(c, o, "step", FIELD("step"), 0, UINT32_MAX, &e.step));
     uint32_t tree = 0;
-    HC__TRY(get_u32(c, o, "tree", FIELD("tree"), 0, 1, &tree));
+    /* TTCC's two trees; a multi-tree reduction's ranges */
+    HC__TRY(
+        get_u32(c, o, "tree", FIELD("tree"), 0, s->coll == HC_COLL_REDUCE ? UINT8_MAX : 1, &tree));
 #undef FIELD
     e.tree = (uint8_t)tree;
     e.bytes = bytes;

@@ -130,7 +130,7 @@ static int check_structure(const hc_schedule_t *s)
         if (s->coll == HC_COLL_BCAST && e->seg >= s->n_segments)
             return BAD("segments: event %zu: segment %u out of range (%u segments)", i, e->seg,
                        s->n_segments);
-        if (e->tree > (s->parent2 ? 1 : 0))
+        if (s->coll != HC_COLL_REDUCE && e->tree > (s->parent2 ? 1 : 0)) /* reduce: per tree */
             return BAD("trees: event %zu: tree %u but the schedule has %d tree(s)", i, e->tree,
                        s->parent2 ? 2 : 1);
     }
@@ -569,47 +569,77 @@ done:
 
 /* ---- reduction ---- */
 
-static int validate_reduce(const hc_schedule_t *s)
+/* Every tree of a reduction (the events' `tree`: one for the classic schedules, one per range
+ * of a multi-tree reduction): each node but the root sends once, after its receives of that
+ * tree ended, and the sends reach the root. The trees' ranges cover the message. */
+static int validate_reduce(const hc_schedule_t *s, const hc_problem_t *pb)
 {
-    uint32_t P = s->P;
-    size_t *send = hc__malloc(P, sizeof *send);
-    if (!send)
+    uint32_t P = s->P, T = 1;
+    for (size_t i = 0; i < s->n_events; i++)
+        T = s->events[i].tree + 1u > T ? s->events[i].tree + 1u : T;
+    size_t *send = hc__malloc((size_t)P * T, sizeof *send);
+    uint64_t *tbytes = hc__calloc(T, sizeof *tbytes);
+    if (!send || !tbytes) {
+        free(send);
+        free(tbytes);
         return hc__error(HC_ERR_NOMEM, "out of memory validating");
-    for (uint32_t i = 0; i < P; i++)
+    }
+    for (size_t i = 0; i < (size_t)P * T; i++)
         send[i] = SIZE_MAX;
     int rc = HC_OK;
     for (size_t i = 0; i < s->n_events && rc == HC_OK; i++) {
         const hc_event_t *e = &s->events[i];
+        size_t *snd = &send[(size_t)e->tree * P + e->src];
         if (e->src == s->root)
             rc = BAD("send: the root %u sends (event %zu to %u)", s->root, i, e->dst);
-        else if (send[e->src] != SIZE_MAX)
-            rc = BAD("send: node %u sends twice (events %zu and %zu)", e->src, send[e->src], i);
-        send[e->src] = i;
+        else if (*snd != SIZE_MAX)
+            rc = T > 1 ? BAD("send: node %u sends twice in tree %u (events %zu and %zu)", e->src,
+                             e->tree, *snd, i)
+                       : BAD("send: node %u sends twice (events %zu and %zu)", e->src, *snd, i);
+        else if (T > 1 && tbytes[e->tree] && tbytes[e->tree] != e->bytes)
+            rc = BAD("bytes: tree %u carries %llu bytes in event %zu, %llu elsewhere", e->tree,
+                     (unsigned long long)e->bytes, i, (unsigned long long)tbytes[e->tree]);
+        *snd = i;
+        tbytes[e->tree] = e->bytes;
     }
-    for (uint32_t v = 0; v < P && rc == HC_OK; v++)
-        if (v != s->root && send[v] == SIZE_MAX)
-            rc = BAD("send: node %u never sends its partial result", v);
+    for (uint32_t t = 0; t < T && rc == HC_OK; t++)
+        for (uint32_t v = 0; v < P && rc == HC_OK; v++)
+            if (v != s->root && send[(size_t)t * P + v] == SIZE_MAX)
+                rc = T > 1 ? BAD("send: node %u never sends its partial result in tree %u", v, t)
+                           : BAD("send: node %u never sends its partial result", v);
+    if (rc == HC_OK && T > 1 && pb && pb->msg_bytes) {
+        uint64_t sum = 0;
+        for (uint32_t t = 0; t < T; t++)
+            sum += tbytes[t];
+        if (sum != pb->msg_bytes)
+            rc = BAD("bytes: the %u trees' ranges cover %llu bytes of %llu", T,
+                     (unsigned long long)sum, (unsigned long long)pb->msg_bytes);
+    }
     for (size_t i = 0; i < s->n_events && rc == HC_OK; i++) {
         const hc_event_t *e = &s->events[i];
         if (e->dst == s->root)
             continue;
-        const hc_event_t *snd = &s->events[send[e->dst]];
+        size_t k = send[(size_t)e->tree * P + e->dst];
+        const hc_event_t *snd = &s->events[k];
         if (e->end > snd->start + hc__tol(snd->start))
             rc = BAD("order: node %u receives (event %zu from %u, ends %.17g) after its send "
                      "starts (event %zu, %.17g)",
-                     e->dst, i, e->src, e->end, send[e->dst], snd->start);
+                     e->dst, i, e->src, e->end, k, snd->start);
     }
     /* the sends form a tree into the root (rules out zero-length cycles) */
-    for (uint32_t v = 0; v < P && rc == HC_OK; v++) {
-        uint32_t u = v, steps = 0;
-        while (u != s->root && steps <= P) {
-            u = s->events[send[u]].dst;
-            steps++;
+    for (uint32_t t = 0; t < T && rc == HC_OK; t++)
+        for (uint32_t v = 0; v < P && rc == HC_OK; v++) {
+            uint32_t u = v, steps = 0;
+            while (u != s->root && steps <= P) {
+                u = s->events[send[(size_t)t * P + u]].dst;
+                steps++;
+            }
+            if (u != s->root)
+                rc =
+                    BAD("tree: the sends from node %u never reach the root %u (cycle)", v, s->root);
         }
-        if (u != s->root)
-            rc = BAD("tree: the sends from node %u never reach the root %u (cycle)", v, s->root);
-    }
     free(send);
+    free(tbytes);
     return rc;
 }
 
@@ -634,7 +664,7 @@ int hc_schedule_validate(const hc_schedule_t *s, const hc_problem_t *pb)
         HC__TRY(validate_bcast(s, pb));
         break;
     case HC_COLL_REDUCE:
-        HC__TRY(validate_reduce(s));
+        HC__TRY(validate_reduce(s, pb));
         break;
     }
     if (pb && s->coll != HC_COLL_REDISTRIBUTE)

@@ -463,22 +463,32 @@ static int replay_graph(const hc_schedule_t *s, const hc_problem_t *truth, const
         if (rc != HC_OK)
             goto done;
     } else if (s->coll == HC_COLL_REDUCE) {
-        /* every receive of u precedes u's send(s) */
-        size_t *send_of = last_recv; /* reuse: the first send of each node */
-        for (uint32_t i = 0; i < P; i++)
+        /* every receive of u in a tree precedes u's send(s) in that tree (the events' `tree`:
+         * one per range of a multi-tree reduction) */
+        uint32_t T = 1;
+        for (size_t i = 0; i < E; i++)
+            T = s->events[i].tree + 1u > T ? s->events[i].tree + 1u : T;
+        size_t *send_of = hc__malloc((size_t)P * T, sizeof *send_of); /* first send per tree */
+        if (!send_of) {
+            rc = hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+            goto done;
+        }
+        for (size_t i = 0; i < (size_t)P * T; i++)
             send_of[i] = SIZE_MAX;
         for (size_t q = 0; q < E; q++) {
             size_t i = order[q];
-            if (send_of[s->events[i].src] == SIZE_MAX)
-                send_of[s->events[i].src] = i;
+            size_t *f = &send_of[(size_t)s->events[i].tree * P + s->events[i].src];
+            if (*f == SIZE_MAX)
+                *f = i;
         }
-        /* a node that sends more than once: receives precede its first send, and
+        /* a node that sends more than once in a tree: receives precede its first send, and
          * the half-duplex order chains the rest */
         for (size_t i = 0; i < E; i++) {
-            size_t snd = send_of[s->events[i].dst];
+            size_t snd = send_of[(size_t)s->events[i].tree * P + s->events[i].dst];
             if (snd != SIZE_MAX && snd != i)
                 add_edge(&g, i, snd);
         }
+        free(send_of);
     }
     /* CSR */
     for (size_t x = 0; x < g.n; x++) {

@@ -11,8 +11,9 @@
  *     planned order, with every receive posted; a send waits for its segment (or the whole
  *     message) to have arrived;
  *   - reduction: pipelined in hc_schedule_reduce_segment pieces; a node receives from all its
- *     children at once (two pieces ahead per child), sends piece k once it has piece k from
- *     every child, at most two pieces in flight;
+ *     children at once (W = hc_schedule_reduce_window pieces ahead per child), sends piece k
+ *     of a tree once it has piece k from every child in that tree, at most W in flight per
+ *     tree (piece k after piece k - W ended);
  *   - redistribution: KPBS steps separated by the runtime's star barrier (the planned
  *     step cost beta is not used: the barrier's messages are replayed).
  * A send of fewer than opts->eager_bytes leaves eagerly: its sender goes on at once (MPI's
@@ -390,6 +391,7 @@ static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
 {
     size_t E = s->n_events;
     uint64_t seg = hc_schedule_reduce_segment(s, truth->platform);
+    const size_t W = hc_schedule_reduce_window(s, truth->platform);
     size_t *xf = hc__malloc(E + 1, sizeof *xf), *np = hc__malloc(E + 1, sizeof *np);
     size_t *so = NULL, *si = NULL, *ro = NULL, *ri = NULL;
     int rc = xf && np ? HC_OK : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
@@ -410,20 +412,23 @@ static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
     if (rc == HC_OK)
         rc = lists(s, order, 1, &ro, &ri);
     for (uint32_t u = 0; rc == HC_OK && u < s->P; u++) {
-        /* receives: piece k of a child once piece k - 2 of it arrived */
+        /* receives: piece k of a child once piece k - W of it arrived */
         for (size_t q = ro[u]; rc == HC_OK && q < ro[u + 1]; q++)
-            for (size_t j = 2; rc == HC_OK && j < np[ri[q]]; j++)
-                rc = hc__edges_add(&f->g, xf[ri[q]] + j - 2, xf[ri[q]] + j, X_REND);
+            for (size_t j = W; rc == HC_OK && j < np[ri[q]]; j++)
+                rc = hc__edges_add(&f->g, xf[ri[q]] + j - W, xf[ri[q]] + j, X_REND);
         for (size_t q = so[u]; rc == HC_OK && q < so[u + 1]; q++) {
             size_t i = si[q];
             for (size_t j = 0; rc == HC_OK && j < np[i]; j++) {
-                /* piece j leaves once piece j of every child is in, two pieces in flight */
+                /* piece j leaves once piece j of every child in its tree is in, W pieces
+                 * in flight per tree */
                 for (size_t c = ro[u]; rc == HC_OK && c < ro[u + 1]; c++) {
+                    if (s->events[ri[c]].tree != s->events[i].tree)
+                        continue;
                     size_t jc = j < np[ri[c]] ? j : np[ri[c]] - 1;
                     rc = hc__edges_add(&f->g, xf[ri[c]] + jc, xf[i] + j, X_SEND);
                 }
-                if (rc == HC_OK && j >= 2)
-                    rc = hc__edges_add(&f->g, xf[i] + j - 2, xf[i] + j, X_SREL);
+                if (rc == HC_OK && j >= W)
+                    rc = hc__edges_add(&f->g, xf[i] + j - W, xf[i] + j, X_SREL);
             }
         }
     }

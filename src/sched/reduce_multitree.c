@@ -1,0 +1,155 @@
+/* `multitree` reduction: the mirror of the multi-tree broadcast (bcast_multitree.c). The
+ * message's elements are cut into ranges, one per site tree, and each range is reduced along
+ * its own tree, all at once, so that the partial results entering the root's site spread over
+ * the links as the cut bound asks: on three sites whose uplinks are shared by both
+ * directions, one tree brings two whole partial results into the root's site (2m on its
+ * uplink); the direct tree and the two relay trees (C -> B -> root, B -> C -> root), a third
+ * of the elements each, load every uplink with 4m/3.
+ *
+ * Decisions:
+ *   - sites, coordinators and the mix of site trees: hc__mt_pack with the edges reversed
+ *     (child site -> parent site), multitree_kit.h;
+ *   - ranges: the trees' weights times the message (trees under 2 % dropped), in tree order;
+ *   - inside a site, a d-ary tree over the members in rank order into the coordinator
+ *     (hc__mt_fanout, the pieces being the runtime's reduction segments);
+ *   - planned times: the trees one after the other, each node's communications one at a time
+ *     (the half-duplex 1-port model of Liu et al.'s reductions, so that the planned makespan is
+ *     the simulator's replay); the runtime runs the trees at once, segment k of every tree
+ *     before segment k + 1 (src/mpi/exec.c), and the flow model replays that.
+ * Without bytes to cut (a problem of send times) or with a single tree worth using, it is one
+ * tree over the whole message. Complexity: the packing's, plus O(trees x P log P). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "multitree_kit.h"
+
+#define MT_MIN_WEIGHT 0.02
+
+int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
+                              hc_schedule_t **out)
+{
+    (void)opts;
+    *out = NULL;
+    hc__hier_t h;
+    HC__TRY(hc__hier_init(&h, pb));
+    const uint32_t P = pb->P, nc = h.nc;
+    const uint64_t m = pb->msg_bytes;
+    hc__mt_pack_t k;
+    int rc = hc__mt_pack(&h, 1, &k);
+    uint32_t *use = hc__malloc(k.nt + 1, sizeof *use), T = 0;
+    uint64_t *bytes = hc__malloc(k.nt + 1, sizeof *bytes);
+    uint32_t *site = hc__malloc(P, sizeof *site), *pos = hc__malloc(P, sizeof *pos);
+    uint32_t *parent = hc__malloc(P, sizeof *parent), *ord = hc__malloc(P, sizeof *ord);
+    uint32_t *fan = hc__malloc(nc, sizeof *fan);
+    double *free_at = hc__calloc(P, sizeof *free_at), *ready = hc__malloc(P, sizeof *ready);
+    hc_schedule_t *s = NULL;
+    if (rc == HC_OK &&
+        (!use || !bytes || !site || !pos || !parent || !ord || !fan || !free_at || !ready))
+        rc = hc__error(HC_ERR_NOMEM, "out of memory in the multitree reduction");
+    if (rc == HC_OK) {
+        /* the trees worth using, and their ranges */
+        uint32_t top = 0;
+        double wsum = 0;
+        for (uint32_t t = 0; t < k.nt; t++) {
+            top = k.weight[t] > k.weight[top] ? t : top;
+            if (k.weight[t] >= MT_MIN_WEIGHT && m >= k.nt) {
+                use[T++] = t;
+                wsum += k.weight[t];
+            }
+        }
+        if (T <= 1) {
+            T = 1;
+            use[0] = top;
+            bytes[0] = m;
+        } else {
+            uint64_t left = m;
+            for (uint32_t i = 0; i < T; i++) {
+                bytes[i] =
+                    i + 1 == T ? left : (uint64_t)floor((double)m * k.weight[use[i]] / wsum + 0.5);
+                bytes[i] = bytes[i] > left ? left : bytes[i];
+                left -= bytes[i];
+            }
+        }
+        for (uint32_t c = 0; c < nc; c++)
+            for (uint32_t a = 0; a < h.cl[c].n; a++) {
+                site[h.cl[c].nodes[a]] = c;
+                pos[h.cl[c].nodes[a]] = a;
+            }
+        rc = hc_schedule_create(HC_COLL_REDUCE, P, &s);
+    }
+    for (uint32_t i = 0; rc == HC_OK && i < T; i++) {
+        const int32_t *par = &k.tpar[(size_t)use[i] * nc];
+        for (uint32_t c = 0; c < nc; c++) {
+            uint64_t per = bytes[i] > 262144 ? bytes[i] / 262144 : 1;
+            fan[c] = hc__mt_fanout(&h.cl[c], bytes[i] / per, (uint32_t)per);
+        }
+        /* the tree: inside a site a d-ary heap into the coordinator, which sends to the
+         * coordinator of its parent site */
+        for (uint32_t v = 0; v < P; v++) {
+            const hc__cluster_t *cl = &h.cl[site[v]];
+            if (v == pb->root)
+                parent[v] = UINT32_MAX;
+            else if (pos[v] > 0)
+                parent[v] = cl->nodes[(pos[v] - 1) / fan[site[v]]];
+            else
+                parent[v] = h.cl[par[site[v]]].nodes[0];
+        }
+        /* children before parents: breadth-first from the root, reversed */
+        uint32_t n = 0;
+        ord[n++] = pb->root;
+        for (uint32_t q = 0; q < n; q++)
+            for (uint32_t v = 0; v < P; v++)
+                if (parent[v] == ord[q])
+                    ord[n++] = v;
+        if (n != P) {
+            rc = hc__error(HC_ERR_INTERNAL, "multitree reduction: tree %u misses %u nodes", i,
+                           P - n);
+            break;
+        }
+        for (uint32_t v = 0; v < P; v++)
+            ready[v] = 0;
+        for (uint32_t q = n; rc == HC_OK && q-- > 1;) {
+            uint32_t v = ord[q], p = parent[v];
+            hc_event_t e;
+            memset(&e, 0, sizeof e);
+            e.src = v;
+            e.dst = p;
+            e.bytes = bytes[i];
+            e.tree = (uint8_t)i;
+            e.start = fmax(fmax(free_at[v], free_at[p]), ready[v]);
+            e.end = e.start + hc_problem_event_cost(pb, &e);
+            free_at[v] = free_at[p] = e.end;
+            ready[p] = fmax(ready[p], e.end);
+            rc = hc_schedule_add_event(s, &e);
+        }
+    }
+    if (rc == HC_OK) {
+        s->root = pb->root;
+        char mix[256];
+        size_t len = 0;
+        mix[0] = 0;
+        for (uint32_t i = 0; i < T && len < sizeof mix - 48; i++)
+            len += (size_t)snprintf(mix + len, sizeof mix - len, "%s%s %llu bytes", len ? ", " : "",
+                                    use[i] == 0 ? "direct" : "relay", (unsigned long long)bytes[i]);
+        rc = hc_schedule_set_note(s, "multitree: %u site trees (%s)", T, mix);
+    }
+    free(use);
+    free(bytes);
+    free(site);
+    free(pos);
+    free(parent);
+    free(ord);
+    free(fan);
+    free(free_at);
+    free(ready);
+    hc__mt_pack_free(&k);
+    hc__hier_free(&h);
+    if (rc != HC_OK) {
+        hc_schedule_destroy(s);
+        return rc;
+    }
+    *out = s;
+    return HC_OK;
+}
