@@ -14,7 +14,8 @@
  * MPI_IN_PLACE forms (with the arguments MPI says are ignored set to garbage), commutative and
  * non-commutative ops, repetitions (caches, tuning, speculation, changed sizes) and injected
  * delays (a rank sleeping before the call, HETCOLL_FAULT_DELAY inside the executors). API mode
- * also draws the platform (built-in, random generators, random heterogeneous matrices) and
+ * also draws the platform (built-in, random generators, 3 sites with links, random
+ * heterogeneous matrices) and
  * forces every registered algorithm, "native" and "auto" in turn.
  *
  * Every rank draws the same cases: case k's parameters come from (seed, k) only, so
@@ -476,8 +477,10 @@ static hc_platform_t *draw_platform(rng_t *r, int P, char *name, size_t len)
     case 0:
         snprintf(spec, sizeof spec, "%s", P <= 5 ? "builtin:gusto" : "builtin:grid5000");
         break;
-    case 1:
-        snprintf(spec, sizeof spec, "builtin:grid5000");
+    case 1: /* three sites with shared uplinks: a platform with links (multi-tree schedules);
+             * no extra draw, so that the other cases keep their seeds */
+        snprintf(spec, sizeof spec, "random:sites:sites=3:nodes=%d:interleave=%d", (P + 2) / 3,
+                 P % 2);
         break;
     case 2:
         snprintf(spec, sizeof spec, "random:two-cluster:n1=%d:n2=%d:seed=%llu", 1 + P / 2,
