@@ -98,8 +98,14 @@ int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out);
  * routes into it share, and the root's site must let m out; when those links are the sites'
  * shared uplinks (one capacity for both directions), the k sites' uplinks together carry at
  * least 2 (k - 1) m (every byte that enters a site left another), hence at least
- * 2 (k - 1) m / (sum of their capacities). Plus the smallest latency into a site. Without
- * clusters, or when no link is common to a site's routes, only the terms that exist count. */
+ * 2 (k - 1) m / (sum of their capacities). Plus the smallest latency into a site. And per
+ * node: every receiver takes m in through the links common to all routes into it (its NIC),
+ * plus the shortest latency path from the root to it (no flow into it carries bytes before
+ * the first byte can arrive), and the root lets m out through the links common to its routes
+ * out, plus the smallest latency of those routes. (A link has one capacity per direction and
+ * the platforms' routes are symmetric, so the mirror is the same bound.)
+ * Without clusters, or when no link is common to a site's routes, only the terms that exist
+ * count. */
 int hc_flows_bcast_bound(const hc_platform_t *p, uint32_t root, double m, double *out);
 
 #ifdef __cplusplus

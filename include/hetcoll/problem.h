@@ -14,7 +14,9 @@
  *   redistribute  costs (n1 x n2 seconds); else sizes (n1 x n2 traffic bytes) / rate_Bps; else
  *                 the platform with sizes (P x P bytes): cluster 1 = the nodes that send, cluster
  *                 2 = the nodes that receive (hc_problem_nodes maps them back), each transfer
- *                 bytes / bandwidth(i, j). k = 0 (or more) means min(n1, n2);
+ *                 bytes / bandwidth(i, j). k = 0 (or more) means min(n1, n2), or on a
+ *                 platform with links the narrowest link every route with traffic crosses
+ *                 over the median pair bandwidth (the backbone's k, Cohen et al.), if less;
  *                 beta < 0 means the largest latency among the pairs with traffic (0 without a
  *                 platform).
  * Errors name the missing or inconsistent field. */

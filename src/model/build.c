@@ -7,6 +7,7 @@
 
 #include "../core/internal.h"
 #include "../model/model_internal.h"
+#include "hetcoll/links.h"
 #include "hetcoll/problem.h"
 
 /* A created problem and what it owns; pb first, so the problem's address is the block's. */
@@ -181,6 +182,62 @@ static int build_redist_platform(const hc_problem_spec_t *s, built_t *b, double 
     return HC_OK;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* On a platform with links, the transfers a step may hold (Cohen et al.'s k): the capacity of
+ * the narrowest link that every route with traffic crosses (the backbone between the clusters)
+ * over the rate of one transfer (the median pair bandwidth), at least 1; 0 when the routes
+ * share no link (no limit but min(n1, n2)). */
+static uint32_t backbone_k(const hc_platform_t *pl, const built_t *b)
+{
+    if (!pl || !hc_platform_has_routes(pl))
+        return 0;
+    const uint32_t n1 = b->costs->rows, n2 = b->costs->cols, L = hc_platform_link_count(pl);
+    size_t *cross = hc__calloc((size_t)L + 1, sizeof *cross), pairs = 0, cap = 16;
+    double *rate = hc__malloc((size_t)n1 * n2 + 1, sizeof *rate);
+    hc_hop_t *hops = hc__malloc(cap, sizeof *hops);
+    uint32_t k = 0;
+    for (uint32_t x = 0; cross && rate && hops && x < n1; x++)
+        for (uint32_t y = 0; y < n2; y++) {
+            if (!(HC_AT(b->sizes, x, y) > 0))
+                continue;
+            uint32_t i = b->nodes[x], j = b->nodes[n1 + y];
+            size_t n = hc_platform_route(pl, i, j, NULL, 0);
+            if (n > cap) {
+                hc_hop_t *nh = realloc(hops, n * sizeof *nh);
+                if (!nh)
+                    goto done;
+                hops = nh;
+                cap = n;
+            }
+            n = hc_platform_route(pl, i, j, hops, cap);
+            for (size_t h = 0; h < n; h++)
+                cross[hops[h].link]++;
+            rate[pairs++] = hc_platform_bandwidth(pl, i, j);
+        }
+    if (!cross || !rate || !hops || pairs == 0)
+        goto done;
+    double narrow = INFINITY;
+    for (uint32_t l = 0; l < L; l++)
+        if (cross[l] == pairs && hc_platform_link_sharing(pl, l) != HC_LINK_FATPIPE &&
+            hc_platform_link_bandwidth(pl, l) < narrow)
+            narrow = hc_platform_link_bandwidth(pl, l);
+    if (isfinite(narrow)) {
+        qsort(rate, pairs, sizeof *rate, cmp_double);
+        double q = floor(narrow / rate[pairs / 2] + 1e-9);
+        k = q < 1 ? 1 : q > 1e9 ? UINT32_MAX : (uint32_t)q;
+    }
+done:
+    free(cross);
+    free(rate);
+    free(hops);
+    return k;
+}
+
 static int build_redistribute(const hc_problem_spec_t *s, built_t *b)
 {
     double beta = 0.0;
@@ -204,7 +261,9 @@ static int build_redistribute(const hc_problem_spec_t *s, built_t *b)
     uint32_t n1 = b->costs->rows, n2 = b->costs->cols, kmax = n1 < n2 ? n1 : n2;
     b->pb.n1 = n1;
     b->pb.n2 = n2;
-    b->pb.k = s->k == 0 || s->k > kmax ? kmax : s->k; /* a step holds at most min(n1, n2) */
+    /* a step holds at most min(n1, n2); k = 0: what the backbone carries, if there is one */
+    uint32_t kb = s->k == 0 && b->nodes ? backbone_k(s->platform, b) : 0;
+    b->pb.k = kb > 0 && kb < kmax ? kb : s->k == 0 || s->k > kmax ? kmax : s->k;
     b->pb.beta = s->beta >= 0 ? s->beta : beta;
     return HC_OK;
 }

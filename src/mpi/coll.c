@@ -107,6 +107,19 @@ static int build_redistribute(hc_comm_t *c, const void *va, hc_problem_t **pb, u
     spec_from(&sp, HC_COLL_REDISTRIBUTE, c, 0, 0);
     sp.sizes = sizes;
     sp.k = a->k <= 0 ? 0 : (uint32_t)a->k;
+    if (c->platform && hc_platform_size(c->platform) >= (uint32_t)c->size) {
+        /* a step costs what the executor pays between two: a transfer's latency and the star
+         * barrier (exec.c: everyone to rank 0, then rank 0 to everyone) */
+        double lat = 0, bar = 0;
+        for (uint32_t i = 0; i < (uint32_t)c->size; i++)
+            for (uint32_t j = 0; j < (uint32_t)c->size; j++)
+                if (i != j && HC_AT(sizes, i, j) > 0)
+                    lat = fmax(lat, hc_platform_latency(c->platform, i, j));
+        for (uint32_t j = 1; j < (uint32_t)c->size; j++)
+            bar = fmax(bar, hc_platform_latency(c->platform, j, 0) +
+                                hc_platform_latency(c->platform, 0, j));
+        sp.beta = lat + bar;
+    }
     rc = hc_problem_create(&sp, pb);
     hc_matrix_destroy(sizes);
     if (rc != HC_OK)

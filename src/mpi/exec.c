@@ -1,11 +1,12 @@
 /* Executing schedules with point-to-point messages.
  *
  * Each rank follows its send order and its receive order (events sorted by planned start,
- * ties by event index) with at most one outstanding send and one outstanding receive; the
- * next one is posted when one completes. This cannot deadlock when the schedule is
- * consistent with a global time order (docs/design.md, "MPI runtime"): the earliest
- * unfinished event is at the head of both its sender's and its receiver's queues, so both
- * sides have posted it and it completes. */
+ * ties by event index), posting in that order with windows of messages in flight
+ * (hc_schedule_exec_windows; 1 on a LAN); the next one is posted when one completes. This
+ * cannot deadlock when the schedule is consistent with a global time order (docs/design.md,
+ * "MPI runtime"): the earliest unfinished event is at the head of both its sender's and its
+ * receiver's queues, so both sides have posted it and it completes; larger windows post more,
+ * never less. A reduction waits only for its children (hc__exec_reduce). */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>

@@ -427,15 +427,84 @@ static size_t common_resources(const hc_platform_t *p, uint32_t c, int into, uns
     return cnt;
 }
 
+/* Node v's cut: m bytes must cross every resource common to all routes into v (into = 1; a
+ * broadcast's receivers) or out of v (the root): m over the smallest such capacity, plus
+ * `first` when receiving (no flow into v carries bytes before the first byte can reach v from
+ * the root), else the smallest latency out of v (the last byte's way). cnt: n_r zeros, left
+ * zeroed. */
+static double node_cut(const hc_platform_t *p, uint32_t v, int into, double m, double first,
+                       uint32_t *cnt)
+{
+    size_t n_r = 2 * (size_t)p->n_links;
+    double min_lat = INFINITY, t = 0;
+    for (uint32_t u = 0; u < p->P; u++) {
+        if (u == v)
+            continue;
+        size_t pair = into ? (size_t)u * p->P + v : (size_t)v * p->P + u;
+        const uint32_t *r = p->route[pair];
+        for (uint32_t h = 0; r && h < r[0]; h++) {
+            int64_t res = resource_of(p, r[1 + h]);
+            /* count a resource once per route (the count is below u + 1 then) */
+            if (res >= 0 && cnt[res] == (uint32_t)(u - (u > v)))
+                cnt[res]++;
+        }
+        if (p->lat[pair] < min_lat)
+            min_lat = p->lat[pair];
+    }
+    for (size_t x = 0; x < n_r; x++) {
+        if (cnt[x] == p->P - 1 && m / p->links[x >> 1].bw > t)
+            t = m / p->links[x >> 1].bw;
+        cnt[x] = 0;
+    }
+    double lat = into ? first : min_lat;
+    return t > 0 ? t + (isfinite(lat) ? lat : 0) : 0;
+}
+
 int hc_flows_bcast_bound(const hc_platform_t *p, uint32_t root, double m, double *out)
 {
     if (!p || !out || root >= p->P || !(m >= 0))
         return hc__error(HC_ERR_INVAL, "hc_flows_bcast_bound: NULL argument, root out of range "
                                        "or negative size");
     *out = 0;
-    if (!hc_platform_has_routes(p) || p->n_clusters < 2 || p->cluster[root] < 0)
+    if (!hc_platform_has_routes(p) || p->P < 2)
         return HC_OK;
+    /* every receiver takes m in through its own links (its NIC), the root lets m out */
     size_t n_r = 2 * (size_t)p->n_links;
+    uint32_t *cnt = hc__calloc(n_r ? n_r : 1, sizeof *cnt);
+    double *dist = hc__malloc(p->P, sizeof *dist);
+    unsigned char *done = hc__calloc(p->P, 1);
+    if (!cnt || !dist || !done) {
+        free(cnt);
+        free(dist);
+        free(done);
+        return hc__error(HC_ERR_NOMEM, "out of memory in the cut bound");
+    }
+    /* the first byte's earliest arrival: shortest latency paths from the root (Dijkstra) */
+    for (uint32_t v = 0; v < p->P; v++)
+        dist[v] = v == root ? 0 : INFINITY;
+    for (uint32_t it = 0; it < p->P; it++) {
+        uint32_t u = UINT32_MAX;
+        for (uint32_t v = 0; v < p->P; v++)
+            if (!done[v] && (u == UINT32_MAX || dist[v] < dist[u]))
+                u = v;
+        if (u == UINT32_MAX || !isfinite(dist[u]))
+            break;
+        done[u] = 1;
+        for (uint32_t v = 0; v < p->P; v++)
+            if (v != u && dist[u] + p->lat[(size_t)u * p->P + v] < dist[v])
+                dist[v] = dist[u] + p->lat[(size_t)u * p->P + v];
+    }
+    double nodes = 0;
+    for (uint32_t v = 0; v < p->P; v++) {
+        double t = node_cut(p, v, v != root, m, dist[v], cnt);
+        nodes = t > nodes ? t : nodes;
+    }
+    free(cnt);
+    free(dist);
+    free(done);
+    *out = nodes;
+    if (p->n_clusters < 2 || p->cluster[root] < 0)
+        return HC_OK;
     unsigned char *in = hc__malloc(n_r ? n_r : 1, 1), *outm = hc__malloc(n_r ? n_r : 1, 1);
     if (!in || !outm) {
         free(in);
@@ -479,6 +548,7 @@ int hc_flows_bcast_bound(const hc_platform_t *p, uint32_t root, double m, double
         lb = 2 * (k - 1) * m / cap_sum;
     free(in);
     free(outm);
-    *out = lb + (isfinite(min_lat) ? min_lat : 0);
+    lb += isfinite(min_lat) ? min_lat : 0;
+    *out = lb > nodes ? lb : nodes;
     return HC_OK;
 }

@@ -146,11 +146,60 @@ static void test_multitree_reduce_uplinks(void **state)
     hc_platform_destroy(p);
 }
 
+/* A redistribution over a shared uplink pair: k = what the narrowest common link carries in
+ * transfers at a pair's rate (4 here: 50 MB/s uplinks, 12.5 MB/s NICs); a given k wins. */
+static void test_redistribute_backbone_k(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    assert_int_equal(
+        hc_platform_load("random:sites:sites=2:nodes=6:uplink_bw=5e7:nic_bw=1.25e7", &p), HC_OK);
+    hc_matrix_t *sizes = NULL;
+    assert_int_equal(hc_matrix_create(12, 12, 0.0, &sizes), HC_OK);
+    for (uint32_t i = 0; i < 6; i++)
+        for (uint32_t j = 6; j < 12; j++)
+            HC_AT(sizes, i, j) = 1e6 * (1 + (i + j) % 3);
+    hc_problem_spec_t sp;
+    hc_problem_spec_init(&sp, HC_COLL_REDISTRIBUTE);
+    sp.platform = p;
+    sp.sizes = sizes;
+    hc_problem_t *pb = NULL;
+    assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
+    assert_int_equal(pb->n1, 6);
+    assert_int_equal(pb->k, 4);
+    hc_problem_destroy(pb);
+    sp.k = 2;
+    assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
+    assert_int_equal(pb->k, 2);
+    hc_problem_destroy(pb);
+    hc_matrix_destroy(sizes);
+    hc_platform_destroy(p);
+}
+
+/* The broadcast cut bound counts each receiver's own link: with NICs 1000 x slower than the
+ * uplinks, a remote node's NIC takes m at 1 MB/s after the first byte's latency. */
+static void test_bcast_bound_node_cut(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_load("random:sites:sites=2:nodes=2:nic_bw=1e6:uplink_bw=1e9", &p),
+                     HC_OK);
+    double bound, m = 1e6;
+    assert_int_equal(hc_flows_bcast_bound(p, 0, m, &bound), HC_OK);
+    /* nodes 0, 1 in site S0 and 2, 3 in S1: the farthest receiver is a remote one */
+    double want = m / 1e6 + hc_platform_latency(p, 0, 2);
+    printf("bound %.9f s, hand %.9f s\n", bound, want);
+    assert_true(fabs(bound - want) <= 1e-9 * want);
+    hc_platform_destroy(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_multitree_uplinks),
         cmocka_unit_test(test_multitree_reduce_uplinks),
+        cmocka_unit_test(test_redistribute_backbone_k),
+        cmocka_unit_test(test_bcast_bound_node_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
