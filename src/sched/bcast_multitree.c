@@ -8,15 +8,17 @@
  * Decisions:
  *   - sites: the platform's clusters, each with a coordinator (the root in its own site, else
  *     the member cheapest to reach from the other sites; hc__hier_init);
- *   - candidate site trees: the direct tree (the root's coordinator sends to every site) and,
- *     per other site c, the relay tree (root -> c, then c -> every other site);
+ *   - candidate site trees: the direct tree (the root's coordinator sends to every site),
+ *     per other site c the relay tree (root -> c, then c -> every other site), and the chain
+ *     of sites, each left from its last node (multitree_kit.h);
  *   - weights: the fractional packing of those trees minimising the most loaded link's time
  *     (per unit of message, each site-level edge loads the links of its route; a shared link
  *     counts both directions, a split-duplex link each direction, a fat pipe nothing), by
  *     multiplicative weights over the links (Garg & Koenemann 2007; the throughput-optimal
  *     broadcast idea of Beaumont et al. 2005): the averaged best responses approach the
  *     optimal mix;
- *   - pieces: ceil(m / 64 KiB), at least one per tree used, at most 64 (opts->segment_bytes
+ *   - pieces: ceil(m / 64 KiB), at least one per tree used, at most 8192 / P (between 64 and
+ *     256: the events the flow model replays when the runtime ranks it; opts->segment_bytes
  *     forces the piece size), dealt to the trees by smooth weighted round robin so that all
  *     trees progress together;
  *   - inside a site, each piece goes down a d-ary tree over the members in rank order (d = 1:
@@ -38,7 +40,8 @@
 
 #include "multitree_kit.h"
 
-#define MT_MAX_PIECES 64u
+#define MT_MAX_PIECES 256u
+#define MT_MIN_CAP 64u
 #define MT_PIECE_BYTES 65536u
 
 /* Smooth weighted round robin: piece j -> tree, counts proportional to the weights (each tree
@@ -153,11 +156,14 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
     /* pieces */
     uint64_t seg = opts && opts->segment_bytes ? opts->segment_bytes : 0;
     if (seg == 0) {
+        /* at most 8192 / P pieces (the events the flow model replays), 64 to 256 */
+        uint64_t kmax = 8192 / (P ? P : 1);
+        kmax = kmax < MT_MIN_CAP ? MT_MIN_CAP : kmax > MT_MAX_PIECES ? MT_MAX_PIECES : kmax;
         uint64_t K0 = (m + MT_PIECE_BYTES - 1) / MT_PIECE_BYTES;
         if (K0 < used)
             K0 = used;
-        if (K0 > MT_MAX_PIECES)
-            K0 = MT_MAX_PIECES;
+        if (K0 > kmax)
+            K0 = kmax;
         if (K0 > m)
             K0 = m;
         seg = (m + K0 - 1) / K0;
@@ -197,7 +203,7 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
         const uint32_t v = it.node, c = site[v], j = it.piece, t = tree_of[j];
         const uint64_t bytes = hc__bc_seg_bytes(m, seg, K, j);
         const int32_t *par = &k.tpar[(size_t)t * nc];
-        if (pos[v] == 0)
+        if (v == hc__mt_exit(&h, &k, t, c))
             for (uint32_t d = 1; rc == HC_OK && d < nc; d++) {
                 if (par[d] != (int32_t)c)
                     continue;
@@ -232,7 +238,10 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
             if (k.weight[t] >= 0.02)
                 len +=
                     (size_t)snprintf(mix + len, sizeof mix - len, "%s%s %.0f %%", len ? ", " : "",
-                                     t == 0 ? "direct" : "relay", 100.0 * k.weight[t]);
+                                     t == 0      ? "direct"
+                                     : k.tail[t] ? "site chain"
+                                                 : "relay",
+                                     100.0 * k.weight[t]);
         rc = hc_schedule_set_note(s,
                                   "multitree: %u pieces of %llu bytes over %u site trees (%s), "
                                   "site fan-out %u",

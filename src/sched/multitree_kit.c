@@ -8,8 +8,14 @@
 
 #define MT_ITERS 2000
 
+uint32_t hc__mt_exit(const hc__hier_t *h, const hc__mt_pack_t *k, uint32_t t, uint32_t c)
+{
+    return h->cl[c].nodes[k->tail[t] ? h->cl[c].n - 1 : 0];
+}
+
 void hc__mt_pack_free(hc__mt_pack_t *k)
 {
+    free(k->tail);
     free(k->cap);
     free(k->tpar);
     free(k->off);
@@ -36,12 +42,11 @@ static int add_entry(hc__mt_pack_t *k, size_t *cap_ent, uint32_t r, double amt)
     return HC_OK;
 }
 
-/* Loads of the site edge ca -> cb (coordinators a -> b) per message byte. */
+/* Loads of the edge a -> b (nodes of sites ca -> cb) per message byte. */
 static int edge_load(const hc__hier_t *h, hc__mt_pack_t *k, size_t *cap_ent, uint32_t ca,
-                     uint32_t cb, hc_hop_t **hops, size_t *cap_hops)
+                     uint32_t cb, uint32_t a, uint32_t b, hc_hop_t **hops, size_t *cap_hops)
 {
     const hc_platform_t *pl = h->pb->platform;
-    const uint32_t a = h->cl[ca].nodes[0], b = h->cl[cb].nodes[0];
     if (!pl || !hc_platform_has_routes(pl)) {
         uint32_t r = ca * h->nc + cb;
         return isfinite(k->cap[r]) && k->cap[r] > 0 ? add_entry(k, cap_ent, r, 1.0 / k->cap[r])
@@ -67,61 +72,26 @@ static int edge_load(const hc__hier_t *h, hc__mt_pack_t *k, size_t *cap_ent, uin
     return HC_OK;
 }
 
-int hc__mt_pack(const hc__hier_t *h, int reverse, hc__mt_pack_t *k)
+/* Multiplicative weights over the first nt trees: each resource's price grows with its load;
+ * each round adds the tree that is cheapest at the current prices; rounds are bounded by the
+ * work. Sets k->weight (0 beyond nt) and returns the mix's most loaded resource (seconds per
+ * message byte). price: nr scratch. */
+static double mwu(hc__mt_pack_t *k, uint32_t nt, double *price)
 {
-    const hc_problem_t *pb = h->pb;
-    const hc_platform_t *pl = pb->platform;
-    const uint32_t nc = h->nc;
-    const int routes = pl && hc_platform_has_routes(pl);
-    memset(k, 0, sizeof *k);
-    k->nr = routes ? 2 * hc_platform_link_count(pl) : nc * nc;
-    k->nt = nc; /* direct + one relay per other site */
-    k->cap = hc__calloc(k->nr + 1, sizeof *k->cap);
-    k->tpar = hc__malloc((size_t)k->nt * nc, sizeof *k->tpar);
-    k->off = hc__calloc((size_t)k->nt + 1, sizeof *k->off);
-    k->weight = hc__calloc(k->nt, sizeof *k->weight);
-    size_t cap_hops = 16, cap_ent = 0;
-    hc_hop_t *hops = hc__malloc(cap_hops, sizeof *hops);
-    double *price = hc__malloc(k->nr + 1, sizeof *price), *use = NULL;
-    int rc = k->cap && k->tpar && k->off && k->weight && hops && price
-                 ? HC_OK
-                 : hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
-    const double m = pb->msg_bytes ? (double)pb->msg_bytes : 1.0;
-    for (uint32_t r = 0; rc == HC_OK && r < k->nr; r++) {
-        if (routes) {
-            k->cap[r] = hc_platform_link_bandwidth(pl, r / 2);
-        } else if (r / nc != r % nc) {
-            /* a private pair: its rate for this message, from the planned costs */
-            double c = HC_AT(pb->costs, h->cl[r / nc].nodes[0], h->cl[r % nc].nodes[0]);
-            k->cap[r] = c > 0 ? m / c : INFINITY;
-        }
-    }
-    /* tree 0: the root's site sends to every site; tree t >= 1: root -> t -> every other */
-    for (uint32_t t = 0; rc == HC_OK && t < k->nt; t++) {
-        int32_t *par = &k->tpar[(size_t)t * nc];
-        par[0] = -1;
-        k->off[t] = k->n_ent;
-        for (uint32_t c = 1; c < nc; c++)
-            par[c] = t == 0 || c == t ? 0 : (int32_t)t;
-        for (uint32_t c = 1; rc == HC_OK && c < nc; c++)
-            rc = reverse ? edge_load(h, k, &cap_ent, c, (uint32_t)par[c], &hops, &cap_hops)
-                         : edge_load(h, k, &cap_ent, (uint32_t)par[c], c, &hops, &cap_hops);
-    }
-    k->off[k->nt] = k->n_ent;
-    /* multiplicative weights: each resource's price grows with its load; each round adds the
-     * tree that is cheapest at the current prices. Rounds are bounded by the work. */
     double norm = 0;
-    for (size_t i = 0; rc == HC_OK && i < k->n_ent; i++)
+    for (size_t i = 0; i < k->off[nt]; i++)
         norm = k->amt[i] > norm ? k->amt[i] : norm;
-    for (uint32_t r = 0; rc == HC_OK && r < k->nr; r++)
+    for (uint32_t r = 0; r < k->nr; r++)
         price[r] = 1.0;
+    for (uint32_t t = 0; t < k->nt; t++)
+        k->weight[t] = 0;
     const double eps = 0.05;
-    long iters = k->n_ent ? (long)(2e7 / (double)k->n_ent) : 0;
+    long iters = k->off[nt] ? (long)(2e7 / (double)k->off[nt]) : 0;
     iters = iters > MT_ITERS ? MT_ITERS : iters < 50 ? 50 : iters;
-    for (long it = 0; rc == HC_OK && norm > 0 && it < iters; it++) {
+    for (long it = 0; norm > 0 && it < iters; it++) {
         uint32_t best = 0;
         double bv = INFINITY;
-        for (uint32_t t = 0; t < k->nt; t++) {
+        for (uint32_t t = 0; t < nt; t++) {
             double c = 0;
             for (size_t i = k->off[t]; i < k->off[t + 1]; i++)
                 c += price[k->res[i]] * k->amt[i];
@@ -141,18 +111,116 @@ int hc__mt_pack(const hc__hier_t *h, int reverse, hc__mt_pack_t *k)
             price[r] /= pmax;
     }
     double tot = 0;
-    for (uint32_t t = 0; t < k->nt; t++)
+    for (uint32_t t = 0; t < nt; t++)
         tot += k->weight[t];
-    for (uint32_t t = 0; t < k->nt; t++)
+    for (uint32_t t = 0; t < nt; t++)
         k->weight[t] = tot > 0 ? k->weight[t] / tot : (t == 0);
-    /* the mix's most loaded resource */
-    use = rc == HC_OK ? hc__calloc(k->nr + 1, sizeof *use) : NULL;
-    for (uint32_t t = 0; use && t < k->nt; t++)
+    /* the mix's most loaded resource (price reused as the load) */
+    for (uint32_t r = 0; r < k->nr; r++)
+        price[r] = 0;
+    for (uint32_t t = 0; t < nt; t++)
         for (size_t i = k->off[t]; i < k->off[t + 1]; i++)
-            use[k->res[i]] += k->weight[t] * k->amt[i];
-    for (uint32_t r = 0; use && r < k->nr; r++)
-        k->per_byte = use[r] > k->per_byte ? use[r] : k->per_byte;
-    free(use);
+            price[k->res[i]] += k->weight[t] * k->amt[i];
+    double most = 0;
+    for (uint32_t r = 0; r < k->nr; r++)
+        most = price[r] > most ? price[r] : most;
+    return most;
+}
+
+int hc__mt_pack(const hc__hier_t *h, int reverse, hc__mt_pack_t *k)
+{
+    const hc_problem_t *pb = h->pb;
+    const hc_platform_t *pl = pb->platform;
+    const uint32_t nc = h->nc;
+    const int routes = pl && hc_platform_has_routes(pl);
+    memset(k, 0, sizeof *k);
+    k->nr = routes ? 2 * hc_platform_link_count(pl) : nc * nc;
+    k->nt = routes && nc >= 2 ? nc + 1 : nc; /* direct, a relay per other site, the chain */
+    k->cap = hc__calloc(k->nr + 1, sizeof *k->cap);
+    k->tpar = hc__malloc((size_t)k->nt * nc, sizeof *k->tpar);
+    k->off = hc__calloc((size_t)k->nt + 1, sizeof *k->off);
+    k->weight = hc__calloc(k->nt, sizeof *k->weight);
+    k->tail = hc__calloc(k->nt, sizeof *k->tail);
+    size_t cap_hops = 16, cap_ent = 0;
+    hc_hop_t *hops = hc__malloc(cap_hops, sizeof *hops);
+    double *price = hc__malloc(k->nr + 1, sizeof *price);
+    int rc = k->cap && k->tpar && k->off && k->weight && k->tail && hops && price
+                 ? HC_OK
+                 : hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
+    const double m = pb->msg_bytes ? (double)pb->msg_bytes : 1.0;
+    for (uint32_t r = 0; rc == HC_OK && r < k->nr; r++) {
+        if (routes) {
+            k->cap[r] = hc_platform_link_bandwidth(pl, r / 2);
+        } else if (r / nc != r % nc) {
+            /* a private pair: its rate for this message, from the planned costs */
+            double c = HC_AT(pb->costs, h->cl[r / nc].nodes[0], h->cl[r % nc].nodes[0]);
+            k->cap[r] = c > 0 ? m / c : INFINITY;
+        }
+    }
+    /* tree 0: the root's site sends to every site; tree t in 1..nc-1: root -> t -> every
+     * other; tree nc (with routes and 3 sites or more): the sites in a chain, each entered
+     * at its coordinator and left from its last node (nearest next site by coordinator
+     * cost) */
+    uint32_t *order = hc__malloc(nc, sizeof *order);
+    unsigned char *seen = hc__calloc(nc, 1);
+    if (rc == HC_OK && (!order || !seen))
+        rc = hc__error(HC_ERR_NOMEM, "out of memory in the multitree packing");
+    for (uint32_t i = 0; rc == HC_OK && i < nc; i++) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t c = 0; c < nc; c++) {
+            if (seen[c] || (i == 0 && c != 0))
+                continue;
+            if (best == UINT32_MAX || (i > 0 && h->c[(size_t)order[i - 1] * nc + c] <
+                                                    h->c[(size_t)order[i - 1] * nc + best]))
+                best = c;
+        }
+        order[i] = best;
+        seen[best] = 1;
+    }
+    for (uint32_t t = 0; rc == HC_OK && t < k->nt; t++) {
+        int32_t *par = &k->tpar[(size_t)t * nc];
+        par[0] = -1;
+        k->tail[t] = t == nc;
+        k->off[t] = k->n_ent;
+        for (uint32_t i = 1; i < nc; i++)
+            if (t == nc)
+                par[order[i]] = (int32_t)order[i - 1];
+            else
+                par[i] = t == 0 || i == t ? 0 : (int32_t)t;
+        for (uint32_t c = 1; rc == HC_OK && c < nc; c++) {
+            uint32_t pc = (uint32_t)par[c], a = hc__mt_exit(h, k, t, pc), b = h->cl[c].nodes[0];
+            rc = reverse ? edge_load(h, k, &cap_ent, c, pc, b, a, &hops, &cap_hops)
+                         : edge_load(h, k, &cap_ent, pc, c, a, b, &hops, &cap_hops);
+        }
+        /* inside the sites, a chain: every node's NIC, the coordinator's included */
+        for (uint32_t c = 0; routes && rc == HC_OK && c < nc; c++)
+            for (uint32_t q = 1; rc == HC_OK && q < h->cl[c].n; q++) {
+                uint32_t a = h->cl[c].nodes[q - 1], b = h->cl[c].nodes[q];
+                rc = reverse ? edge_load(h, k, &cap_ent, c, c, b, a, &hops, &cap_hops)
+                             : edge_load(h, k, &cap_ent, c, c, a, b, &hops, &cap_hops);
+            }
+    }
+    free(order);
+    free(seen);
+    k->off[k->nt] = k->n_ent;
+    /* the chain of sites only where it lightens the most loaded link by 2 % (it pipelines
+     * through every site in turn: more latency) */
+    uint32_t base = k->tail[k->nt - 1] ? k->nt - 1 : k->nt;
+    double w_base = 0, w_all = 0;
+    double *keep = hc__calloc(k->nt, sizeof *keep);
+    if (rc == HC_OK && !keep)
+        rc = hc__error(HC_ERR_NOMEM, "out of memory in the multitree packing");
+    if (rc == HC_OK) {
+        w_base = mwu(k, base, price);
+        memcpy(keep, k->weight, k->nt * sizeof *keep);
+        if (base < k->nt) {
+            w_all = mwu(k, k->nt, price);
+            if (!(w_all < 0.98 * w_base))
+                memcpy(k->weight, keep, k->nt * sizeof *keep);
+        }
+        k->per_byte = base < k->nt && w_all < 0.98 * w_base ? w_all : w_base;
+    }
+    free(keep);
     free(hops);
     free(price);
     return rc;

@@ -1,8 +1,10 @@
 /* The multi-tree toolkit: what the multi-tree broadcast and reduction (bcast_multitree.c,
  * reduce_multitree.c) share. Internal, not installed.
  *   - hc__mt_pack: candidate site trees over the sites of hc__hier_init (the direct tree, the
- *     root's site linked to every site, and per other site c the relay tree root - c - every
- *     other site), their loads on the links of the routes between the sites' coordinators (a
+ *     root's site linked to every site; per other site c the relay tree root - c - every
+ *     other site; with routes and 3 sites or more the chain of sites, each left from its last
+ *     node, which suits NIC-bound platforms), their loads on the links of their routes and of
+ *     a chain inside each site (every node's NIC), a
  *     shared link counts both directions, a split-duplex link each direction, a fat pipe
  *     nothing; without routes the private coordinator pairs at the rates of the planned costs),
  *     and the mix of them minimising the most loaded link's time, by multiplicative weights
@@ -18,19 +20,23 @@
 /* The packing: candidate site trees, their loads on the resources ((link, direction) slots
  * of the routes, or private coordinator pairs without routes), and their weights. */
 typedef struct {
-    uint32_t nr;     /* resources */
-    double *cap;     /* nr capacities (bytes per second) */
-    uint32_t nt;     /* candidate trees */
-    int32_t *tpar;   /* nt x nc: parent site, -1 for the root's site */
-    size_t *off;     /* nt + 1: tree t's loads are res/amt[off[t] .. off[t + 1]) */
-    uint32_t *res;   /* resource of each load entry */
-    double *amt;     /* seconds per message byte on that resource */
-    size_t n_ent;    /* load entries */
-    double *weight;  /* nt, summing to 1 */
-    double per_byte; /* most loaded resource's seconds per message byte for the mix */
+    uint32_t nr;         /* resources */
+    double *cap;         /* nr capacities (bytes per second) */
+    uint32_t nt;         /* candidate trees */
+    int32_t *tpar;       /* nt x nc: parent site, -1 for the root's site */
+    unsigned char *tail; /* nt: 1 = a site's edges to other sites leave from its last node */
+    size_t *off;         /* nt + 1: tree t's loads are res/amt[off[t] .. off[t + 1]) */
+    uint32_t *res;       /* resource of each load entry */
+    double *amt;         /* seconds per message byte on that resource */
+    size_t n_ent;        /* load entries */
+    double *weight;      /* nt, summing to 1 */
+    double per_byte;     /* most loaded resource's seconds per message byte for the mix */
 } hc__mt_pack_t;
 
 void hc__mt_pack_free(hc__mt_pack_t *k);
+/* The node of site c that sends to (broadcast) or receives from (reduction) the other sites in
+ * tree t: the coordinator, or the site's last node when the tree leaves from its tail. */
+uint32_t hc__mt_exit(const hc__hier_t *h, const hc__mt_pack_t *k, uint32_t t, uint32_t c);
 int hc__mt_pack(const hc__hier_t *h, int reverse, hc__mt_pack_t *k);
 /* Fan-out d (1 = chain) of the trees inside cluster c for K pieces of s bytes, from the
  * cluster's pLogP parameters: depth x (L + g(s)) + (K - 1) x d x g(s), d <= 4. */

@@ -94,7 +94,7 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
             else if (pos[v] > 0)
                 parent[v] = cl->nodes[(pos[v] - 1) / fan[site[v]]];
             else
-                parent[v] = h.cl[par[site[v]]].nodes[0];
+                parent[v] = hc__mt_exit(&h, &k, use[i], (uint32_t)par[site[v]]);
         }
         /* children before parents: breadth-first from the root, reversed */
         uint32_t n = 0;
@@ -132,7 +132,10 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
         mix[0] = 0;
         for (uint32_t i = 0; i < T && len < sizeof mix - 48; i++)
             len += (size_t)snprintf(mix + len, sizeof mix - len, "%s%s %llu bytes", len ? ", " : "",
-                                    use[i] == 0 ? "direct" : "relay", (unsigned long long)bytes[i]);
+                                    use[i] == 0      ? "direct"
+                                    : k.tail[use[i]] ? "site chain"
+                                                     : "relay",
+                                    (unsigned long long)bytes[i]);
         rc = hc_schedule_set_note(s, "multitree: %u site trees (%s)", T, mix);
     }
     free(use);

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hetcoll/hetcoll.h"
 
@@ -193,6 +194,39 @@ static void test_bcast_bound_node_cut(void **state)
     hc_platform_destroy(p);
 }
 
+/* Where the NICs, not the uplinks, are narrow, the packing takes the chain of sites (each
+ * node sends the message once): near the bound, and below the best single hierarchical
+ * tree. */
+static void test_multitree_site_chain(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_load("random:sites:sites=3:nodes=4:nic_bw=1e7:uplink_bw=1e9", &p),
+                     HC_OK);
+    const uint64_t m = 16u << 20;
+    hc_problem_spec_t sp;
+    hc_problem_spec_init(&sp, HC_COLL_BCAST);
+    sp.platform = p;
+    sp.msg_bytes = m;
+    hc_problem_t *pb = NULL;
+    assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
+    hc_schedule_t *mt = NULL, *hier = NULL;
+    assert_int_equal(hc_schedule_compute(pb, "multitree", NULL, &mt), HC_OK);
+    assert_int_equal(hc_schedule_validate(mt, pb), HC_OK);
+    assert_non_null(strstr(mt->note, "site chain 100 %"));
+    assert_int_equal(hc_schedule_compute(pb, "hier-auto", NULL, &hier), HC_OK);
+    double bound, t_mt = flow_time(pb, mt), t_hier = flow_time(pb, hier);
+    assert_int_equal(hc_flows_bcast_bound(p, 0, (double)m, &bound), HC_OK);
+    printf("site chain %.4f s, hier-auto %.4f s, link bound %.4f s\n", t_mt, t_hier, bound);
+    assert_true(t_mt >= bound * (1 - 1e-9));
+    assert_true(t_mt <= 1.35 * bound);
+    assert_true(t_mt <= 0.9 * t_hier);
+    hc_schedule_destroy(mt);
+    hc_schedule_destroy(hier);
+    hc_problem_destroy(pb);
+    hc_platform_destroy(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_multitree_reduce_uplinks),
         cmocka_unit_test(test_redistribute_backbone_k),
         cmocka_unit_test(test_bcast_bound_node_cut),
+        cmocka_unit_test(test_multitree_site_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
