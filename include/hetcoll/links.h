@@ -90,7 +90,10 @@ int hc_flows_run(const hc_platform_t *p, const hc_flow_opts_t *opts, const hc_fl
 
 /* Lower bound on the time of the transfers `bytes` (P x P, row = sender) started together:
  * the largest, over the links' capacities (a shared link counting both directions), of the bytes
- * crossing it divided by its capacity, and of one transfer's latency + bytes / bottleneck. */
+ * crossing it divided by its capacity, and of one transfer's latency + bytes / bottleneck; and
+ * per link, for every latency L, L + the bytes of the transfers crossing it whose route
+ * latency is at least L over its capacity (a transfer carries nothing before its latency;
+ * up to about 1M transfer-link pairs). */
 int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out);
 
 /* Cut bound of a broadcast (or, mirrored, a reduction) of m bytes from `root` on p's links,

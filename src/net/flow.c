@@ -340,6 +340,19 @@ int hc_flows_run(const hc_platform_t *p, const hc_flow_opts_t *opts, const hc_fl
     return rc;
 }
 
+typedef struct {
+    double lat, bytes;
+    uint32_t res;
+} lat_load_t;
+
+static int by_res_lat(const void *a, const void *b)
+{
+    const lat_load_t *x = a, *y = b;
+    if (x->res != y->res)
+        return x->res < y->res ? -1 : 1;
+    return (x->lat < y->lat) - (x->lat > y->lat); /* latency descending */
+}
+
 int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out)
 {
     if (!p || !bytes || !out)
@@ -349,6 +362,10 @@ int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out)
     double *load = hc__calloc(n_r + 1, sizeof *load);
     if (!load)
         return hc__error(HC_ERR_NOMEM, "out of memory in the link bound");
+    /* (resource, latency, bytes) of every flow on every resource it crosses, for the latency
+     * terms below; skipped (the plain terms only) beyond 4M entries */
+    size_t n_ent = 0, cap_ent = (size_t)p->P * p->P * 4 + 1;
+    lat_load_t *ent = cap_ent <= ((size_t)1 << 22) ? hc__malloc(cap_ent, sizeof *ent) : NULL;
     double lb = 0;
     int rc = HC_OK;
     for (uint32_t i = 0; i < p->P && rc == HC_OK; i++)
@@ -382,10 +399,36 @@ int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out)
             }
             if (lat + b / bw > lb)
                 lb = lat + b / bw;
+            for (uint32_t q = 0; ent && q < ns; q++) {
+                if (n_ent == cap_ent) {
+                    lat_load_t *ne = realloc(ent, 2 * cap_ent * sizeof *ne);
+                    if (!ne) {
+                        free(ent);
+                        ent = NULL;
+                        break;
+                    }
+                    ent = ne;
+                    cap_ent *= 2;
+                }
+                ent[n_ent++] = (lat_load_t){lat, b, (uint32_t)seen[q]};
+            }
         }
     for (size_t r = 0; rc == HC_OK && r < n_r; r++)
         if (load[r] / p->links[r >> 1].bw > lb)
             lb = load[r] / p->links[r >> 1].bw;
+    /* A flow carries no byte before its route's latency: the flows of latency >= L on a
+     * resource need L + their bytes / its capacity, for every L. */
+    if (rc == HC_OK && ent) {
+        qsort(ent, n_ent, sizeof *ent, by_res_lat);
+        double cum = 0;
+        for (size_t q = 0; q < n_ent; q++) {
+            cum = q > 0 && ent[q - 1].res == ent[q].res ? cum + ent[q].bytes : ent[q].bytes;
+            double t = ent[q].lat + cum / p->links[ent[q].res >> 1].bw;
+            if (t > lb)
+                lb = t;
+        }
+    }
+    free(ent);
     free(load);
     if (rc == HC_OK)
         *out = lb;

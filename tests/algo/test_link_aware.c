@@ -227,6 +227,23 @@ static void test_multitree_site_chain(void **state)
     hc_platform_destroy(p);
 }
 
+/* The all-to-all link bound's latency term: node 0 sends 1 MB to each node of the other site
+ * through its 1 MB/s NIC; nothing leaves before the WAN latency, so 2 s after it. */
+static void test_flows_bound_latency(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_load("random:sites:sites=2:nodes=2:nic_bw=1e6:uplink_bw=1e9", &p),
+                     HC_OK);
+    double bytes[16] = {0}, bound;
+    bytes[0 * 4 + 2] = bytes[0 * 4 + 3] = 1e6;
+    assert_int_equal(hc_flows_bound(p, bytes, &bound), HC_OK);
+    double want = hc_platform_latency(p, 0, 2) + 2.0;
+    printf("bound %.9f s, hand %.9f s\n", bound, want);
+    assert_true(fabs(bound - want) <= 1e-9 * want);
+    hc_platform_destroy(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_redistribute_backbone_k),
         cmocka_unit_test(test_bcast_bound_node_cut),
         cmocka_unit_test(test_multitree_site_chain),
+        cmocka_unit_test(test_flows_bound_latency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
