@@ -147,7 +147,12 @@ typedef struct hc_schedule {
      * (collective-specific extras, e.g. a prediction table); malloc'd or NULL. Parsing keeps
      * unknown top-level members here. */
     char *extra_json;
+    /* Execution: the messages every node keeps in flight (total exchange, segmented
+     * broadcast); 0 = the rule of hc_schedule_exec_windows, HC_WINDOW_ALL = every message at
+     * once. */
+    uint32_t window;
 } hc_schedule_t;
+#define HC_WINDOW_ALL UINT32_MAX
 
 /* Empty schedule (makespan 0, lower_bound NAN, n_segments 1). Caller frees with
  * hc_schedule_destroy. */
@@ -218,6 +223,7 @@ int hc_lower_bound(const hc_problem_t *pb, double *out);
  * larger whole-message ones one at a time.) */
 #define HC_EXEC_MAX_WINDOW 16
 #define HC_EXEC_SMALL_BYTES 4096
+/* A schedule's own window (s->window) replaces the rule. */
 int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,
                              uint32_t *send_window, uint32_t *recv_window);
 

@@ -48,6 +48,10 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
                          "hc_schedule_exec_windows: node %u of a %u-node schedule "
                          "on a %u-node platform",
                          node, s->P, hc_platform_size(p));
+    if (s->window) {
+        *send_window = *recv_window = s->window == HC_WINDOW_ALL ? 0 : s->window;
+        return HC_OK;
+    }
     size_t ns = 0, nr = 0;
     int small = 1;
     for (size_t i = 0; i < s->n_events; i++) {

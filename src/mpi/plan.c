@@ -210,7 +210,7 @@ static double search_limit(const hc_comm_t *c, int forced)
 typedef struct {
     int32_t status;
     uint32_t n_events, n_steps, n_segments, has_parent, n_members;
-    uint32_t root, n1, n2, k;
+    uint32_t root, n1, n2, k, window;
     double makespan, lower_bound, beta;
     char algorithm[48];
 } plan_hdr_t;
@@ -233,6 +233,7 @@ static int share_schedule(hc_comm_t *c, hc_coll_t coll, hc_schedule_t **s, uint3
         h.n2 = (*s)->n2;
         h.k = (*s)->k;
         h.beta = (*s)->beta;
+        h.window = (*s)->window;
         memcpy(h.algorithm, (*s)->algorithm, sizeof h.algorithm);
         h.n_members = *n_members;
     }
@@ -267,6 +268,7 @@ static int share_schedule(hc_comm_t *c, hc_coll_t coll, hc_schedule_t **s, uint3
             (*s)->n2 = h.n2;
             (*s)->k = h.k;
             (*s)->beta = h.beta;
+            (*s)->window = h.window;
             memcpy((*s)->algorithm, h.algorithm, sizeof h.algorithm);
             *n_members = h.n_members;
         } else {

@@ -192,6 +192,10 @@ int hc_schedule_to_json(const hc_schedule_t *s, char **out)
     json_object_set_new(root, "lower_bound", jreal(s->lower_bound));
     if (s->coll == HC_COLL_BCAST || s->coll == HC_COLL_REDUCE)
         json_object_set_new(root, "root", json_integer(s->root));
+    if (s->window)
+        json_object_set_new(root, "window",
+                            s->window == HC_WINDOW_ALL ? json_string("all")
+                                                       : json_integer(s->window));
     if (s->coll == HC_COLL_REDISTRIBUTE) {
         json_object_set_new(root, "n1", json_integer(s->n1));
         json_object_set_new(root, "n2", json_integer(s->n2));
@@ -346,8 +350,9 @@ static int parse_tree(const ctx_t *c, json_t *v, const char *field, uint32_t P, 
 
 static int is_known(hc_coll_t coll, const char *key)
 {
-    static const char *const common[] = {"format",   "collective",  "algorithm", "nodes",
-                                         "makespan", "lower_bound", "events",    "note"};
+    static const char *const common[] = {"format", "collective", "algorithm",
+                                         "nodes",  "makespan",   "lower_bound",
+                                         "events", "note",       "window"};
     static const char *const redist[] = {"n1", "n2", "k", "beta", "cost", "steps"};
     static const char *const bcast[] = {"root", "segments", "parent", "trees"};
     static const char *const reduce[] = {"root", "search"};
@@ -684,6 +689,11 @@ static int parse_root(const ctx_t *c, json_t *root, hc_schedule_t **out)
     if (coll == HC_COLL_BCAST || coll == HC_COLL_REDUCE) {
         TRY(get_u32(c, root, "root", "root", 1, P - 1, &s->root));
     }
+    v = json_object_get(root, "window");
+    if (v && json_is_string(v) && strcmp(json_string_value(v), "all") == 0)
+        s->window = HC_WINDOW_ALL;
+    else if (v)
+        TRY(get_u32(c, root, "window", "window", 1, HC_WINDOW_ALL - 1, &s->window));
     if (coll == HC_COLL_REDISTRIBUTE) {
         TRY(get_u32(c, root, "n1", "n1", 1, P, &s->n1));
         TRY(get_u32(c, root, "n2", "n2", 1, P, &s->n2));
