@@ -23,7 +23,7 @@
 #   ORACLE_SCENARIOS  names among "sites-i sites-b sites-uneven fattree gusto grid5000" (all by
 #                     default) or NAME=SPEC for any platform spec
 #   ORACLE_OPS        grid_bench ops (default: bcast 64K/1M/16M, reduce 64K/1M/16M, alltoallv
-#                     uniform and skewed at 64K and 1M, redist:1M)
+#                     uniform and skewed at 64K (and 1M on sites-i), redist:1M)
 #   ORACLE_BCAST, ORACLE_REDUCE, ORACLE_ALLTOALLV  comma-separated native algorithms (default:
 #                     every one SimGrid lists)
 #   ORACLE_SELECTORS  default: "default ompi mpich"
@@ -33,7 +33,7 @@
 #   ORACLE_TABLES_ONLY=1  only rebuild the tables from OUT_DIR/<s>.tsv
 #   ORACLE_TIMEOUT    seconds per smpirun (default 1800; a run that times out loses the op it was
 #                     in, the next run starts at the op after it)
-#   ORACLE_OP_TIMEOUT seconds (wall) a native or selector op may take to simulate (default 120;
+#   ORACLE_OP_TIMEOUT seconds (wall) a native or selector op may take to simulate (default 60;
 #                     0: no limit): the run stops, the op is marked as a timeout and the next run
 #                     starts at the op after it. hetcoll's ops have only ORACLE_TIMEOUT.
 #   ORACLE_CHECK=1    exit 1 when a measured time is below its link bound (the bound or the
@@ -51,10 +51,19 @@ fi
 HC=$B/bin/hetcoll
 GB=$B/bench/grid_bench.smpi
 SCEN=${ORACLE_SCENARIOS:-sites-i sites-b sites-uneven fattree gusto grid5000}
-OPS=${ORACLE_OPS:-bcast:64K,bcast:1M,bcast:16M,reduce:64K,reduce:1M,reduce:16M,a2a-uniform:64K,a2a-skewed:64K,a2a-uniform:1M,a2a-skewed:1M,redist:1M}
+# the ops of a scenario: alltoallv at 1 MiB only on the main grid (sites-i), to bound the run
+ops_of() {
+    if [ -n "${ORACLE_OPS:-}" ]; then
+        echo "$ORACLE_OPS"
+        return
+    fi
+    local o=bcast:64K,bcast:1M,bcast:16M,reduce:64K,reduce:1M,reduce:16M,a2a-uniform:64K,a2a-skewed:64K
+    [ "$1" = sites-i ] && o="$o,a2a-uniform:1M,a2a-skewed:1M"
+    echo "$o,redist:1M"
+}
 SELS=${ORACLE_SELECTORS:-default ompi mpich}
 TMO=${ORACLE_TIMEOUT:-1800}
-OPT=${ORACLE_OP_TIMEOUT:-120}
+OPT=${ORACLE_OP_TIMEOUT:-60}
 mkdir -p "$OUT"
 SG=(--cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc-blocksize:268435456
     --log=root.thres:warning --log=smpi.thres:error)
@@ -111,8 +120,7 @@ sg_algos() {
 }
 
 RUNS=$OUT/runs.tsv
-# One smpirun of grid_bench per attempt: SCEN RUN ENV-ARGS(as one string) OPS(comma list) then
-# smpirun/grid_bench options after "--". Rows go to OUT/<s>/<run>.raw; when a run fails the op it
+# grid_bench under smpirun: run_gb SCENARIO RUN OPS [SMPI --cfg options] -- [grid_bench options]. Rows go to OUT/<s>/<run>.raw; when a run fails the op it
 # was in (the first without a row) is recorded in OUT/<s>/<run>.fail with the reason, and the
 # run restarts at the op after it.
 run_gb() {
@@ -200,7 +208,7 @@ run_gb() {
 assemble() {
     local s=$1 f run
     {
-        for f in "$OUT/$s"/*.raw; do
+        for f in $(ls "$OUT/$s"/sel-*.raw "$OUT/$s"/hetcoll.raw 2>/dev/null; ls -v "$OUT/$s"/native-*.raw 2>/dev/null); do
             run=$(basename "$f" .raw)
             case $run in
             hetcoll) awk -F'\t' -v OFS='\t' '{ print $1, $2, $3, "hetcoll", "hetcoll", $4, $15, $7, "ok" }' "$f"
@@ -231,6 +239,7 @@ T0=$SECONDS
 for s in $scen_names; do
     [ -n "${ORACLE_TABLES_ONLY:-}" ] && break
     spec=${SPEC[$s]}
+    OPS=$(ops_of "$s")
     rm -rf "${OUT:?}/$s"
     mkdir -p "$OUT/$s"
     "$HC" platform export "$spec" --simgrid "$OUT/$s.xml" --hostfile "$OUT/$s.txt"
@@ -270,7 +279,7 @@ for s in $scen_names; do
         cfg=()
         [ "$x" = default ] || cfg=("--cfg=smpi/coll-selector:$x")
         ops=$OPS
-        [ "$x" = default ] || ops=$(echo "$OPS" | tr ',' '\n' | grep -v '^redist:' | paste -sd, -)
+        [ "$x" = default ] || ops=$(echo "$OPS" | tr ',' '\n' | { grep -v '^redist:' || true; } | paste -sd, -)
         [ -n "$ops" ] && run_gb "$s" "sel-$x" "$ops" "${cfg[@]}" -- --no-hetcoll
     done
     OPT=0 run_gb "$s" hetcoll "$OPS" -- --no-native
@@ -288,7 +297,7 @@ ROWS=$OUT/rows.tsv
 awk -F'\t' -v OFS='\t' '
     function r(x, y) { return (x == "" || y == "" || x == "nan" || y == "nan" || y + 0 <= 0) ? "" : x / y }
     function f(x) { return x == "" ? "-" : sprintf("%.2f", x) }
-    function t(x) { return (x == "" || x == "nan") ? "-" : sprintf("%.4g", x) }
+    function t(x) { return (x == "" || x == "-" || x == "nan") ? "-" : sprintf("%.4g", x) }
     $9 != "ok" { next }
     { k = $1 SUBSEP $2 SUBSEP $3
       if (!(k in seen)) { seen[k] = 1; order[++n] = k; sc[k] = $1; op[k] = $2; by[k] = $3 }
@@ -372,6 +381,13 @@ size_h() { awk '{ b = $1 + 0; if (b >= 1048576 && b % 1048576 == 0) printf "%d M
     echo "bcast and reduce (root 0; reduce MPI_SUM on doubles), a2a-uniform (alltoallv, SIZE per"
     echo "pair), a2a-skewed (ranks r % 5 == 0 send 10 x SIZE), redist (cluster 0 -> cluster 1, pair"
     echo "(i, j) SIZE x (1 + (7i + 13j) mod 4) / 2; hetcoll's KPBS against the brute force)."
+    echo
+    echo "To bound the run (its cost is the last table): one call per native algorithm (they are"
+    echo "deterministic), alltoallv at 1 MiB on sites-i only, and a native or"
+    echo "selector op whose simulation takes more than ${OPT} s of wall time is stopped (listed under"
+    echo "*Skipped native algorithms*; the pipelined broadcasts with small segments at 16 MiB)."
+    echo "Native runs pin \`--cfg=smpi/allreduce:rdb\`: SMPI's default allreduce runs the configured"
+    echo "reduce and bcast, and the harness's timing uses an allreduce."
     echo
     echo "## Summary"
     echo
