@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the link-level platforms of the model accuracy table (bench/grid/accuracy.sh) into
+"""Writes the link-level platforms of the model accuracy table (bench/grid/accuracy.sh) and of
+the oracle harness (bench/grid/oracle.sh) into
 bench/grid/platforms/: hetcoll-platform/2 documents whose routes name the links flows share.
 The generated files are committed; run this only to change them:
     python3 bench/grid/gen_platforms.py
@@ -75,3 +76,39 @@ write(matrix_links("grid5000-links", S3, 1.25e8, 4.8e-5,
                    {s: (1.25e9, 0.0, "shared") for s, _ in S3},
                    {k: (1.25e9, lat, "fatpipe") for k, lat in L3.items()}),
       "grid5000-links.json")
+
+# Uneven sites (the oracle harness, bench/grid/oracle.sh): the 3-site grid of random:sites
+# (split-duplex 1 Gb/s NICs of 25 us, one 100 Mb/s, 5 ms uplink per site shared by both
+# directions, a fat-pipe backbone: 10 ms between sites) with 24, 20 and 12 nodes, ranks
+# numbered round-robin across the sites that still have nodes (interleaved, as interleave=1).
+def sites_links(name, sizes, nic_bw=1.25e8, nic_lat=2.5e-5, up_bw=1.25e7, up_lat=5e-3):
+    order, left, idx = [], list(sizes), [0] * len(sizes)
+    while any(left):
+        for s in range(len(sizes)):
+            if left[s]:
+                order.append((s, idx[s]))
+                idx[s] += 1
+                left[s] -= 1
+    nodes = [f"S{s}-{i}" for s, i in order]
+    site_of = {f"S{s}-{i}": s for s, i in order}
+    links = [{"name": f"{v}-nic", "bandwidth_Bps": nic_bw, "latency_s": nic_lat,
+              "sharing": "splitduplex"} for v in nodes]
+    links += [{"name": f"S{s}-uplink", "bandwidth_Bps": up_bw, "latency_s": up_lat,
+               "sharing": "shared"} for s in range(len(sizes))]
+    links.append({"name": "backbone", "bandwidth_Bps": 1e12, "latency_s": 0.0,
+                  "sharing": "fatpipe"})
+    routes = []
+    for u in nodes:
+        for v in nodes:
+            if u == v:
+                continue
+            a, b = site_of[u], site_of[v]
+            hops = [f"{u}-nic:up", f"{v}-nic:down"] if a == b else \
+                [f"{u}-nic:up", f"S{a}-uplink", "backbone", f"S{b}-uplink", f"{v}-nic:down"]
+            routes.append({"src": u, "dst": v, "links": hops})
+    return {"format": "hetcoll-platform/2", "name": name,
+            "nodes": [{"name": v, "cluster": f"S{site_of[v]}"} for v in nodes],
+            "links": links, "routes": routes}
+
+
+write(sites_links("sites-uneven", [24, 20, 12]), "sites-uneven.json")

@@ -18,7 +18,7 @@
  * (forced, a fresh communicator each; the label column names it): the model accuracy table.
  * SIZE: bytes with optional K/M suffix (KiB/MiB). Rank 0 prints one tab-separated row per op:
  *   scenario op bytes hetcoll_s native_s ratio algorithm predicted_s cold_s model_native_s
- *   plan_wall_s label warmup_calls warmup_s
+ *   plan_wall_s label warmup_calls warmup_s bound_s
  * hetcoll_s: the steady state, once the runtime settled (hc_comm_settled: planned, candidates
  * measured, the decision made; what runs then is hetcoll's schedule or the MPI library's own
  * collective); warmup_calls / warmup_s: the calls until then and their total time (the cost of
@@ -28,6 +28,11 @@
  * plan_wall_s: processor time of the cold call (the simulator's included under SMPI). Times are the
  * median over N reps of max over ranks (t_end - t_start), each rep started by a barrier (the
  * runtime's occasional checks, e.g. whether alltoallv sizes changed, fall outside the median).
+ * bound_s: a lower bound on any schedule's time on the platform's links (nan without routes):
+ * bcast the cut bound hc_flows_bcast_bound; reduce the same on the platform with every route
+ * reversed (the mirror: each site's data leaves through the links all routes out of it share,
+ * which on split-duplex links are the other direction); a2a-* and redist hc_flows_bound on the
+ * op's byte matrix (every link's load over its capacity, one transfer's own time).
  * Each operation gets a fresh hetcoll communicator (its own plans and planning budget). */
 #include <math.h>
 #include <stdint.h>
@@ -172,12 +177,13 @@ static double timed(bench_t *b, int hetcoll, double *wall_out)
 {
     MPI_Barrier(MPI_COMM_WORLD);
 #ifdef SMPI_SHARED_MALLOC
-    /* SMPI's clock is global: every rank starts at the same instant, which rank 0 names 1 s
-     * ahead (more than the broadcast naming it takes); each sleeps (simulated) until then. A
+    /* SMPI's clock is global: every rank starts at the same instant, 1 s after the latest rank's
+     * clock (more than the allreduce naming it takes); each sleeps (simulated) until then. A
      * barrier alone releases ranks up to a WAN latency apart, which would count in or out of the
-     * time depending on who leaves last. */
-    double start = MPI_Wtime() + 1.0;
-    MPI_Bcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+     * time depending on who leaves last. An allreduce rather than a broadcast: the native
+     * broadcast algorithm under test (--cfg=smpi/bcast:NAME) stays out of the timing. */
+    double mine = MPI_Wtime() + 1.0, start;
+    MPI_Allreduce(&mine, &start, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     double wait = start - MPI_Wtime();
     if (wait > 0) {
         struct timespec ts = {(time_t)wait, (long)((wait - floor(wait)) * 1e9)};
@@ -267,6 +273,75 @@ done:
     return out;
 }
 
+/* The platform with every route reversed: (i, j) takes (j, i)'s links in the opposite order and
+ * direction. A reduction on p is a broadcast on it (the mirror), so its cut bound is this
+ * platform's broadcast bound. NULL on failure. */
+static hc_platform_t *reversed_routes(const hc_platform_t *p)
+{
+    hc_platform_t *r = NULL;
+    uint32_t P = hc_platform_size(p);
+    size_t cap = 0;
+    hc_hop_t *h = NULL, *rev = NULL;
+    int ok = hc_platform_clone(p, &r) == HC_OK;
+    for (uint32_t i = 0; ok && i < P; i++)
+        for (uint32_t j = 0; ok && j < P; j++) {
+            size_t n = i == j ? 0 : hc_platform_route(p, j, i, NULL, 0);
+            if (n == 0)
+                continue;
+            if (n > cap) {
+                free(h);
+                free(rev);
+                cap = n;
+                h = malloc(sizeof *h * cap);
+                rev = malloc(sizeof *rev * cap);
+                if (!h || !rev) {
+                    ok = 0;
+                    break;
+                }
+            }
+            hc_platform_route(p, j, i, h, cap);
+            for (size_t k = 0; k < n; k++)
+                rev[k] = (hc_hop_t){h[n - 1 - k].link, (uint8_t)!h[n - 1 - k].down};
+            ok = hc_platform_set_route(r, i, j, n, rev) == HC_OK;
+        }
+    free(h);
+    free(rev);
+    if (!ok) {
+        hc_platform_destroy(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* bound_s of the row (see the header): NAN when the platform has no routes. */
+static double link_bound(const bench_t *b, const hc_platform_t *pl, const int *cl)
+{
+    double lb = NAN;
+    uint32_t P = hc_platform_size(pl);
+    if (!hc_platform_has_routes(pl) || P != (uint32_t)b->P)
+        return NAN;
+    if (strcmp(b->kind, "bcast") == 0) {
+        if (hc_flows_bcast_bound(pl, 0, (double)b->size, &lb) != HC_OK)
+            lb = NAN;
+    } else if (strcmp(b->kind, "reduce") == 0) {
+        hc_platform_t *r = reversed_routes(pl);
+        if (!r || hc_flows_bcast_bound(r, 0, (double)b->size, &lb) != HC_OK)
+            lb = NAN;
+        hc_platform_destroy(r);
+    } else {
+        double *bytes = calloc((size_t)P * P, sizeof *bytes);
+        if (!bytes)
+            return NAN;
+        for (int i = 0; i < b->P; i++)
+            for (int j = 0; j < b->P; j++)
+                bytes[(size_t)i * P + (size_t)j] = (double)pair_bytes(b, i, j, cl);
+        if (hc_flows_bound(pl, bytes, &lb) != HC_OK)
+            lb = NAN;
+        free(bytes);
+    }
+    return lb > 0 ? lb : NAN;
+}
+
 /* Run flags of main. */
 typedef struct {
     int reps, native_reps, no_hetcoll, no_native;
@@ -296,8 +371,9 @@ static void run_op(bench_t *bb, const hc_platform_t *plat, const hc_comm_opts_t 
     int reps = rr->reps, native_reps = rr->native_reps, no_hetcoll = rr->no_hetcoll,
         no_native = rr->no_native;
     /* A communicator per operation: each is measured as a job's steady workload, with a
-     * planning budget of its own. */
-    int err = hc_comm_create(MPI_COMM_WORLD, plat, o, &b.hc);
+     * planning budget of its own. None with --no-hetcoll: the native collective alone (its
+     * MPI_Comm_dup runs collectives that a native algorithm under test may break). */
+    int err = no_hetcoll ? MPI_SUCCESS : hc_comm_create(MPI_COMM_WORLD, plat, o, &b.hc);
     if (err != MPI_SUCCESS) {
         if (b.me == 0)
             fprintf(stderr, "grid_bench: hc_comm_create failed (%d): %s\n", err, hc_error_detail());
@@ -346,9 +422,9 @@ static void run_op(bench_t *bb, const hc_platform_t *plat, const hc_comm_opts_t 
     if (b.me == 0 && getenv("GRID_BENCH_WALL"))
         fprintf(stderr, "grid_bench: %s: native %.2f s wall\n", tok, wall() - w0);
     if (b.me == 0) {
-        printf("%s\t%s\t%llu\t%.6g\t%.6g\t%.3f\t%s\t%.6g\t%.6g\t%.6g\t%.3g\t%s\t%d\t%.6g\n",
+        printf("%s\t%s\t%llu\t%.6g\t%.6g\t%.3f\t%s\t%.6g\t%.6g\t%.6g\t%.3g\t%s\t%d\t%.6g\t%.6g\n",
                scenario, tok, (unsigned long long)b.size, het, nat, het / nat, algo, pred, cold, mn,
-               pw, label, warm, warm_s);
+               pw, label, warm, warm_s, link_bound(&b, plat, cl));
         fflush(stdout);
     }
     hc_comm_destroy(b.hc);
