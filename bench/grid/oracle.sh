@@ -31,6 +31,8 @@
 #                     cross-traffic) instead of corrections off; hetcoll plans with the same
 #                     factors (HETCOLL_FLOW_MODEL=smpi)
 #   ORACLE_TABLES_ONLY=1  only rebuild the tables from OUT_DIR/<s>.tsv
+#   ORACLE_RUNS=hetcoll  rerun only hetcoll's runs, keeping the native and selector runs in
+#                     OUT_DIR (they do not depend on hetcoll): after a change to hetcoll
 #   ORACLE_TIMEOUT    seconds per smpirun (default 1800; a run that times out loses the op it was
 #                     in, the next run starts at the op after it)
 #   ORACLE_OP_TIMEOUT seconds (wall) a native or selector op may take to simulate (default 60;
@@ -62,6 +64,7 @@ ops_of() {
     echo "$o,redist:1M"
 }
 SELS=${ORACLE_SELECTORS:-default ompi mpich}
+ONLY=${ORACLE_RUNS:-all}
 TMO=${ORACLE_TIMEOUT:-1800}
 OPT=${ORACLE_OP_TIMEOUT:-60}
 mkdir -p "$OUT"
@@ -240,10 +243,16 @@ for s in $scen_names; do
     [ -n "${ORACLE_TABLES_ONLY:-}" ] && break
     spec=${SPEC[$s]}
     OPS=$(ops_of "$s")
-    rm -rf "${OUT:?}/$s"
-    mkdir -p "$OUT/$s"
+    if [ "$ONLY" = hetcoll ]; then
+        # keep the native and selector runs (hetcoll does not change them)
+        [ -d "$OUT/$s" ] || { echo "oracle.sh: ORACLE_RUNS=hetcoll: no earlier runs of $s in $OUT" >&2; exit 1; }
+        sed -i "/^$s\thetcoll\t/d" "$RUNS" 2>/dev/null || true
+    else
+        rm -rf "${OUT:?}/$s"
+        mkdir -p "$OUT/$s"
+        sed -i "/^$s\t/d" "$RUNS" 2>/dev/null || true
+    fi
     "$HC" platform export "$spec" --simgrid "$OUT/$s.xml" --hostfile "$OUT/$s.txt"
-    sed -i "/^$s\t/d" "$RUNS" 2>/dev/null || true
     ts=$SECONDS
     # the native algorithms of the collectives the ops use
     declare -A L=()
@@ -259,6 +268,7 @@ for s in $scen_names; do
         k=$(awk -F, '{ print $0 == "" ? 0 : NF }' <<<"${L[$c]}")
         [ "$k" -gt "$n" ] && n=$k
     done
+    [ "$ONLY" = hetcoll ] && n=0
     for ((i = 0; i < n; i++)); do
         cfg=()
         ops=""
@@ -275,7 +285,7 @@ for s in $scen_names; do
         [ -n "$ops" ] && run_gb "$s" "native-$i" "${ops#,}" "${cfg[@]}" --cfg=smpi/allreduce:rdb \
             -- --no-hetcoll
     done
-    for x in $SELS; do
+    for x in $([ "$ONLY" = hetcoll ] || echo "$SELS"); do
         cfg=()
         [ "$x" = default ] || cfg=("--cfg=smpi/coll-selector:$x")
         ops=$OPS
