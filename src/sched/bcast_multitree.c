@@ -17,7 +17,10 @@
  *     multiplicative weights over the links (Garg & Koenemann 2007; the throughput-optimal
  *     broadcast idea of Beaumont et al. 2005): the averaged best responses approach the
  *     optimal mix;
- *   - pieces: ceil(m / 64 KiB), at least one per tree used, at most 8192 / P (between 64 and
+ *   - small messages: the direct tree alone when its estimate (most loaded link x m + the
+ *     latency of its site path) beats the mix's (with its deepest tree's latency);
+ *   - pieces: ceil(m / 64 KiB), at least one per tree used and at least two (one piece would
+ *     be a whole-message tree, sent one message at a time), at most 8192 / P (between 64 and
  *     256: the events the flow model replays when the runtime ranks it; opts->segment_bytes
  *     forces the piece size), dealt to the trees by smooth weighted round robin so that all
  *     trees progress together;
@@ -139,6 +142,50 @@ static mt_item_t heap_pop(mt_heap_t *h)
     return top;
 }
 
+/* Latency of tree t's deepest site path: the routes' latencies from the root's site down. */
+static double tree_depth(const hc__hier_t *h, const hc__mt_pack_t *k, uint32_t t)
+{
+    const uint32_t nc = h->nc;
+    const int32_t *par = &k->tpar[(size_t)t * nc];
+    double deepest = 0;
+    for (uint32_t c = 1; c < nc; c++) {
+        double d = 0;
+        for (uint32_t v = c, steps = 0; par[v] >= 0 && steps < nc; v = (uint32_t)par[v], steps++)
+            d += hc_platform_latency(h->pb->platform, hc__mt_exit(h, k, t, (uint32_t)par[v]),
+                                     h->cl[v].nodes[0]);
+        deepest = d > deepest ? d : deepest;
+    }
+    return deepest;
+}
+
+/* Small messages: latency outweighs load, and a relay tree pays two WAN latencies. Keep the
+ * direct tree alone when its estimate, most loaded link x m + its depth, beats the mix's
+ * (most loaded link x m + the deepest tree it uses). */
+static int prefer_direct(const hc__hier_t *h, hc__mt_pack_t *k, double m)
+{
+    if (!h->pb->platform || k->nt < 2)
+        return HC_OK;
+    double *load = hc__calloc(k->nr + 1, sizeof *load), direct = 0, depth_mix = 0;
+    if (!load)
+        return hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
+    for (size_t i = k->off[0]; i < k->off[1]; i++)
+        load[k->res[i]] += k->amt[i];
+    for (uint32_t r = 0; r < k->nr; r++)
+        direct = load[r] > direct ? load[r] : direct;
+    free(load);
+    for (uint32_t t = 0; t < k->nt; t++)
+        if (k->weight[t] >= 0.02) {
+            double d = tree_depth(h, k, t);
+            depth_mix = d > depth_mix ? d : depth_mix;
+        }
+    if (direct * m + tree_depth(h, k, 0) < k->per_byte * m + depth_mix) {
+        for (uint32_t t = 0; t < k->nt; t++)
+            k->weight[t] = t == 0;
+        k->per_byte = direct;
+    }
+    return HC_OK;
+}
+
 int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                              hc_schedule_t **out)
 {
@@ -150,6 +197,8 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
     const uint64_t m = pb->msg_bytes ? pb->msg_bytes : 1;
     hc__mt_pack_t k;
     int rc = hc__mt_pack(&h, 0, &k);
+    if (rc == HC_OK)
+        rc = prefer_direct(&h, &k, (double)m);
     uint32_t used = 0;
     for (uint32_t t = 0; rc == HC_OK && t < k.nt; t++)
         used += k.weight[t] >= 0.02;
@@ -160,8 +209,12 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
         uint64_t kmax = 8192 / (P ? P : 1);
         kmax = kmax < MT_MIN_CAP ? MT_MIN_CAP : kmax > MT_MAX_PIECES ? MT_MAX_PIECES : kmax;
         uint64_t K0 = (m + MT_PIECE_BYTES - 1) / MT_PIECE_BYTES;
+        /* at least two: one piece is a whole-message tree, which the runtime sends one
+         * message at a time (no window) */
         if (K0 < used)
             K0 = used;
+        if (K0 < 2)
+            K0 = 2;
         if (K0 > kmax)
             K0 = kmax;
         if (K0 > m)
