@@ -33,6 +33,11 @@
  * reversed (the mirror: each site's data leaves through the links all routes out of it share,
  * which on split-duplex links are the other direction); a2a-* and redist hc_flows_bound on the
  * op's byte matrix (every link's load over its capacity, one transfer's own time).
+ * Results are checked: every timed call (hetcoll's and the native's) fills its own data
+ * pattern, consecutive calls differing in every byte, and checks every rank's result after
+ * the call (outside the timing); a wrong one prints "grid_bench: wrong result: ..." naming the
+ * call, rank and byte, and aborts (exit 3). Checked buffers are each rank's own; above
+ * 32 MiB per rank (alltoallv at 1 MiB) SMPI's shared buffers are used, unchecked.
  * Each operation gets a fresh hetcoll communicator (its own plans and planning budget). */
 #include <math.h>
 #include <stdint.h>
@@ -61,7 +66,27 @@ typedef struct {
     int *sc, *sd, *rc, *rd;
     char *sbuf, *rbuf;
     size_t sbytes, rbytes;
+    /* real: the buffers are this rank's own (malloc), filled before and checked after every
+     * timed call; else SMPI's shared buffers (one copy for all ranks), unchecked */
+    int real;
+    unsigned call; /* timed calls so far: each fills its own pattern */
 } bench_t;
+
+/* Per-rank buffer bytes up to which results are checked (real buffers; above: shared). */
+#define CHECK_MAX ((size_t)32 << 20)
+
+static void *buf_alloc(const bench_t *b, size_t n)
+{
+    return b->real ? malloc(n ? n : 1) : BIG_ALLOC(n ? n : 1);
+}
+
+static void buf_free(const bench_t *b, void *p)
+{
+    if (b->real)
+        free(p);
+    else if (p)
+        BIG_FREE(p);
+}
 
 /* Processor time of the process (SMPI redirects clock_gettime and gettimeofday to the
  * simulated clock; clock() still measures the host). Under SMPI every rank is in this process,
@@ -128,9 +153,87 @@ static int setup_v(bench_t *b, const int *cl)
     }
     b->sbytes = s;
     b->rbytes = r;
-    b->sbuf = BIG_ALLOC(s ? s : 1);
-    b->rbuf = BIG_ALLOC(r ? r : 1);
+    b->real = s + r <= CHECK_MAX;
+    b->sbuf = buf_alloc(b, s);
+    b->rbuf = buf_alloc(b, r);
     return b->sbuf && b->rbuf ? 0 : -1;
+}
+
+/* Byte k of what rank i sends rank j in call c: consecutive calls differ in every byte, so a
+ * native algorithm that matches a message of the previous call (SMP_linear with one rank per
+ * host sends every segment twice) is caught. */
+static unsigned char pat(int i, int j, size_t k, unsigned c)
+{
+    return (unsigned char)((k * 131u) ^ (k >> 9) ^
+                           ((unsigned)i * 7u + (unsigned)j * 13u + c * 29u));
+}
+
+/* Element e of rank r's reduce contribution in call c: small integers, exact sums in any order. */
+static double rval(int r, size_t e, unsigned c)
+{
+    return (double)(((unsigned)e * 31u ^ (unsigned)r * 17u ^ c * 101u) & 1023u);
+}
+
+/* Fill the buffers for call b->call: what each rank sends, and received data's opposite. */
+static void fill(bench_t *b)
+{
+    if (!b->real)
+        return;
+    unsigned c = b->call;
+    if (strcmp(b->kind, "bcast") == 0) {
+        for (size_t k = 0; k < b->size; k++)
+            b->sbuf[k] = (char)(b->me == 0 ? pat(0, 0, k, c) : ~pat(0, 0, k, c));
+    } else if (strcmp(b->kind, "reduce") == 0) {
+        size_t n = b->size / sizeof(double);
+        double *x = (double *)b->sbuf, *y = (double *)b->rbuf;
+        for (size_t e = 0; e < n; e++) {
+            x[e] = rval(b->me, e, c);
+            y[e] = -1.0;
+        }
+    } else {
+        for (int j = 0; j < b->P; j++) {
+            for (size_t k = 0; k < (size_t)b->sc[j]; k++)
+                b->sbuf[(size_t)b->sd[j] + k] = (char)pat(b->me, j, k, c);
+            for (size_t k = 0; k < (size_t)b->rc[j]; k++)
+                b->rbuf[(size_t)b->rd[j] + k] = (char)~pat(j, b->me, k, c);
+        }
+    }
+}
+
+/* The first wrong byte (element for reduce) of this rank's result, or -1. *from: the rank whose
+ * data it should be (-1: the reduction). */
+static long long check(const bench_t *b, int *from)
+{
+    unsigned c = b->call;
+    *from = -1;
+    if (!b->real)
+        return -1;
+    if (strcmp(b->kind, "bcast") == 0) {
+        *from = 0;
+        for (size_t k = 0; k < b->size; k++)
+            if ((unsigned char)b->sbuf[k] != pat(0, 0, k, c))
+                return (long long)k;
+    } else if (strcmp(b->kind, "reduce") == 0) {
+        if (b->me != 0)
+            return -1;
+        size_t n = b->size / sizeof(double);
+        const double *y = (const double *)b->rbuf;
+        for (size_t e = 0; e < n; e++) {
+            double want = 0;
+            for (int r = 0; r < b->P; r++)
+                want += rval(r, e, c);
+            if (y[e] != want)
+                return (long long)e;
+        }
+    } else {
+        for (int j = 0; j < b->P; j++)
+            for (size_t k = 0; k < (size_t)b->rc[j]; k++)
+                if ((unsigned char)b->rbuf[(size_t)b->rd[j] + k] != pat(j, b->me, k, c)) {
+                    *from = j;
+                    return (long long)k;
+                }
+    }
+    return -1;
 }
 
 static int run_native(bench_t *b)
@@ -175,6 +278,8 @@ static int run_hetcoll(bench_t *b)
 /* One timed call: max over ranks of (end - start) after a barrier. */
 static double timed(bench_t *b, int hetcoll, double *wall_out)
 {
+    b->call++;
+    fill(b);
     MPI_Barrier(MPI_COMM_WORLD);
 #ifdef SMPI_SHARED_MALLOC
     /* SMPI's clock is global: every rank starts at the same instant, 1 s after the latest rank's
@@ -208,6 +313,25 @@ static double timed(bench_t *b, int hetcoll, double *wall_out)
 #else
     MPI_Allreduce(&dt, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 #endif
+    /* the result, outside the timing: the lowest rank with a wrong one names it, then abort */
+    int from;
+    long long at = check(b, &from);
+    struct {
+        int bad, rank;
+    } in = {at >= 0, b->me}, out;
+    MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
+    if (out.bad) {
+        char src[32] = "";
+        if (from >= 0)
+            snprintf(src, sizeof src, " from rank %d", from);
+        if (b->me == out.rank)
+            fprintf(stderr,
+                    "grid_bench: wrong result: %s %s of %llu B, call %u: rank %d, %s %lld%s\n",
+                    hetcoll ? "hetcoll" : "native", b->kind, (unsigned long long)b->size, b->call,
+                    b->me, strcmp(b->kind, "reduce") == 0 ? "element" : "byte", at, src);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    }
     return mx;
 }
 
@@ -384,8 +508,9 @@ static void run_op(bench_t *bb, const hc_platform_t *plat, const hc_comm_opts_t 
         if (setup_v(&b, cl) != 0)
             MPI_Abort(MPI_COMM_WORLD, 1);
     } else if (strcmp(tok, "bcast") == 0 || strcmp(tok, "reduce") == 0) {
-        b.sbuf = BIG_ALLOC(b.size ? b.size : 1);
-        b.rbuf = BIG_ALLOC(b.size ? b.size : 1);
+        b.real = (strcmp(tok, "bcast") == 0 ? 1 : 2) * b.size <= CHECK_MAX;
+        b.sbuf = buf_alloc(&b, b.size);
+        b.rbuf = buf_alloc(&b, strcmp(tok, "bcast") == 0 ? 0 : b.size);
     } else {
         if (b.me == 0)
             fprintf(stderr, "grid_bench: unknown op '%s'\n", tok);
@@ -429,8 +554,8 @@ static void run_op(bench_t *bb, const hc_platform_t *plat, const hc_comm_opts_t 
     }
     hc_comm_destroy(b.hc);
     b.hc = NULL;
-    BIG_FREE(b.sbuf);
-    BIG_FREE(b.rbuf);
+    buf_free(&b, b.sbuf);
+    buf_free(&b, b.rbuf);
     free(b.sc);
     free(b.sd);
     free(b.rc);
