@@ -321,15 +321,18 @@ static double timed(bench_t *b, int hetcoll, double *wall_out)
     } in = {at >= 0, b->me}, out;
     MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
     if (out.bad) {
-        char src[32] = "";
-        if (from >= 0)
-            snprintf(src, sizeof src, " from rank %d", from);
-        if (b->me == out.rank)
+        /* the lowest wrong rank names it and everyone aborts at once: after a wrong native,
+         * stale messages (SMPI's collective tags overlap) may match any further collective */
+        if (b->me == out.rank) {
+            char src[32] = "";
+            if (from >= 0)
+                snprintf(src, sizeof src, " from rank %d", from);
             fprintf(stderr,
                     "grid_bench: wrong result: %s %s of %llu B, call %u: rank %d, %s %lld%s\n",
                     hetcoll ? "hetcoll" : "native", b->kind, (unsigned long long)b->size, b->call,
                     b->me, strcmp(b->kind, "reduce") == 0 ? "element" : "byte", at, src);
-        MPI_Barrier(MPI_COMM_WORLD);
+            fflush(stderr);
+        }
         MPI_Abort(MPI_COMM_WORLD, 3);
     }
     return mx;

@@ -87,7 +87,9 @@ int hc_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 int recvcount, MPI_Datatype recvtype, hc_comm_t *c);
 /* Alltoallv-shaped redistribution: the nonzero pairs form the bipartite traffic between the
  * ranks that send (cluster 1) and the ranks that receive (cluster 2), executed in KPBS steps
- * separated by barriers (001 §8.3). k <= 0: min(#senders, #receivers). */
+ * separated by barriers (001 §8.3). k <= 0: min(#senders, #receivers). Its "native" (the
+ * baseline the schedules are measured against, and the fallback) is every message posted at
+ * once (MPI_Isend/MPI_Irecv, the network sharing the links), not MPI_Alltoallv. */
 int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdispls[], void *recvbuf,
                     const int recvcounts[], const int rdispls[], MPI_Datatype type, int k,
                     hc_comm_t *c);

@@ -249,7 +249,16 @@ struct hc_comm {
     int pending;       /* the last lookup ran native because the key is not planned yet */
     int settled;       /* the last call ran what the next calls of its key will run */
     uint32_t spec_k;   /* alltoallv: the candidate of the planned matrix the call ran */
+    /* redistribution: measured and decided "post everything" for k. The next calls post
+     * everything without gathering the sizes (every message posted at once is right for any
+     * sizes); every HC__REDIST_RECHECK-th call gathers them again and re-plans when they changed.
+     */
+    struct {
+        int armed, k;
+        unsigned long calls;
+    } rfast;
 };
+#define HC__REDIST_RECHECK 16
 
 /* Create (flags: HC__DROPIN). `nodes` (or NULL: rank i is node i) maps the ranks to the
  * platform's nodes. Errors are agreed and carry a detail on every rank. Given a platform, this

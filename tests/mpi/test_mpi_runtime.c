@@ -526,6 +526,23 @@ static void test_redistribute_all_algorithms(void **state)
     hc_comm_destroy(c);
 }
 
+/* Once "post everything" is decided for k, the calls skip the sizes' gathering (re-gathered
+ * every 16th call): results stay exact while every call's sizes change, across the re-check
+ * and across a change of k. */
+static void test_redistribute_post_everything_fast_path(void **state)
+{
+    (void)state;
+    if (size < 2 || size > 64)
+        skip();
+    hc_comm_t *c = make_comm(43, HC_COLL_REDISTRIBUTE, "native");
+    for (int i = 0; i < 40; i++) {
+        check_redistribute(c, 900 + (uint64_t)i, i < 30 ? 2 : 3);
+        assert_string_equal(hc_comm_last_algorithm(c), "native");
+        assert_true(hc_comm_settled(c));
+    }
+    hc_comm_destroy(c);
+}
+
 /* A forced algorithm plans at the first call; the sizes of a size class (a quarter octave)
  * share the plan; another class or a new epoch plans again. Under auto, a size is planned
  * only once it recurs (plan_after). */
@@ -821,6 +838,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_reduce_vector_type),
         cmocka_unit_test(test_reduce_noncommutative_falls_back),
         cmocka_unit_test(test_redistribute_all_algorithms),
+        cmocka_unit_test(test_redistribute_post_everything_fast_path),
         cmocka_unit_test(test_cache_hits),
         cmocka_unit_test(test_tuning),
         cmocka_unit_test(test_bcast_whole_relay),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The oracle harness (bench/grid/oracle.sh) on one small grid (label smpi): 9 ranks on 3 sites,
-# one broadcast and one skewed alltoallv, three native broadcasts and two native alltoallv
-# (`pair` needs a power-of-two size). Checks that the tables come out
+# one broadcast and one skewed alltoallv, four native broadcasts and two native alltoallv
+# (`pair` needs a power-of-two size; SMP_linear gives a wrong result). Checks that the tables come out
 # with the expected columns and rows, that the failing natives are named, and that no measured
 # time is below its link bound (ORACLE_CHECK); then that the check does fail on a bound above a
 # measured time.
@@ -14,7 +14,7 @@ trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 run() {
     ORACLE_SCENARIOS="tiny=random:sites:sites=3:nodes=3:interleave=1" \
-        ORACLE_OPS="bcast:1M,a2a-skewed:64K" ORACLE_BCAST=binomial_tree,flattree,scatter_rdb_allgather \
+        ORACLE_OPS="bcast:1M,a2a-skewed:64K" ORACLE_BCAST=binomial_tree,flattree,scatter_rdb_allgather,SMP_linear \
         ORACLE_ALLTOALLV=ring,pair ORACLE_TIMEOUT=120 ORACLE_CHECK=1 \
         bash "$HERE/../../bench/grid/oracle.sh" "$B" "$T/out" > "$T/log" 2>&1
 }
@@ -39,6 +39,10 @@ for a in binomial_tree flattree scatter_rdb_allgather ring; do
     grep -q "^| tiny | $a | [0-9]" "$md" || fail "no time for $a"
 done
 grep -q 'pair needs a power-of-two size' "$md" || fail "pair (power of two) is not named"
+# SMP_linear with one rank per host: its second call receives the first call's stale segments
+grep -q 'SMP_linear wrong result (native bcast of 1048576 B, call 2: rank' "$md" ||
+    fail "SMP_linear's wrong result is not named"
+[ "$best" != SMP_linear ] || fail "a wrong result is the best native"
 grep -q '^Every measured time is at or above its link bound.$' "$md" || fail "bound line"
 # every measured time against the bound, from the raw table
 awk -F'\t' '$9 == "ok" { n++; if ($6 + 0 < $7 + 0) bad++ } END { exit !(n >= 9 && !bad) }' \
