@@ -62,7 +62,9 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
             small &= e->bytes <= HC_EXEC_SMALL_BYTES;
         }
     }
-    if (small) {
+    /* small whole messages: all posted at once; a segmented broadcast's pieces, however small,
+     * keep their windows (synchronous sends: the window bounds what is in flight) */
+    if (small && !(s->coll == HC_COLL_BCAST && s->n_segments > 1 && !s->parent2)) {
         *send_window = *recv_window = 0;
         return HC_OK;
     }

@@ -362,8 +362,11 @@ static int bcast_segments(hc_comm_t *c, const hc_schedule_t *s, const hc__order_
             delay = 0;
             while (req[slot] != MPI_REQUEST_NULL) /* a free one exists: sending < ws */
                 slot = (slot + 1) % ws;
-            err = MPI_Isend(bytes + f, n, MPI_BYTE, (int)e->dst, 2 + (int)e->seg, c->comm,
-                            &req[slot]);
+            /* synchronous: the slot stays taken until the piece is received, so the window
+             * bounds the pieces in flight (eager pieces, sent at once, would share the link
+             * together and arrive together: a whole-message store and forward per hop) */
+            err = MPI_Issend(bytes + f, n, MPI_BYTE, (int)e->dst, 2 + (int)e->seg, c->comm,
+                             &req[slot]);
             active++;
             sending++;
             is++;

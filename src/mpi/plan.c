@@ -111,6 +111,38 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
     return rc;
 }
 
+/* A segmented broadcast's segment size comes from its own per-pair model, which on a platform
+ * with links misjudges what the pieces' sharing of the links costs (small pieces on a NIC-bound
+ * fat tree: 0.020 s with 64 KiB pieces, 0.0103 s with 4 KiB). On such a platform the runtime
+ * also tries 2x its size and 1/2 to 1/16 of it (not below 1 KiB, at most max(8192, its events)
+ * events for the flow replay) and keeps the one the flow model predicts fastest in *s. */
+static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
+                         int smpi, hc_schedule_t **s)
+{
+    const uint64_t m = pb->msg_bytes;
+    if ((*s)->n_segments < 2 || m == 0)
+        return;
+    const uint64_t seg0 = (m + (*s)->n_segments - 1) / (*s)->n_segments;
+    const double cap = (*s)->n_events > 8192 ? (double)(*s)->n_events : 8192.0;
+    const uint64_t tries[] = {2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16};
+    for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
+        uint64_t seg = tries[i];
+        if (seg < 1024 || seg >= m || (double)(*s)->n_events * (double)seg0 / (double)seg > cap)
+            continue;
+        hc_algo_opts_t v = *o;
+        v.segment_bytes = seg;
+        hc_schedule_t *t = NULL;
+        if (hc_schedule_compute(pb, name, &v, &t) != HC_OK || flow_predict(pb, t, smpi) != HC_OK ||
+            !(t->makespan < (*s)->makespan)) {
+            hc_schedule_destroy(t);
+            continue;
+        }
+        hc_schedule_destroy(*s);
+        *s = t;
+    }
+    hc_error_clear();
+}
+
 /* Rank 0: the schedules to offer. A forced algorithm gives one. "auto" gives the best
  * predicted schedule and, when `max` > 1, up to max - 1 distinct alternatives predicted within
  * HC__SHORTLIST_RATIO of it, best first: for total exchange the registry's auto (never
@@ -129,8 +161,9 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
     /* links: the communicator's platform has links: rank by the flow network (flow_predict) */
     if (strcmp(name, "auto") != 0) {
         int rc = hc_schedule_compute(pb, name, &o, &out[0]);
-        if (rc == HC_OK && links)
-            (void)flow_predict(pb, out[0], smpi); /* else the per-pair prediction stands */
+        if (rc == HC_OK && links && flow_predict(pb, out[0], smpi) == HC_OK &&
+            pb->coll == HC_COLL_BCAST) /* else the per-pair prediction stands */
+            seg_variants(pb, name, &o, smpi, &out[0]);
         *n_out = rc == HC_OK;
         return rc;
     }
@@ -168,6 +201,8 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         last = hc_schedule_compute(pb, a->name, &o, &s);
         if (last == HC_OK && links && (last = flow_predict(pb, s, smpi)) != HC_OK)
             hc_schedule_destroy(s);
+        if (last == HC_OK && links && pb->coll == HC_COLL_BCAST)
+            seg_variants(pb, a->name, &o, smpi, &s);
         if (last == HC_OK)
             all[n++] = s;
     }

@@ -344,19 +344,21 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
                         const hc_sim_opts_t *opts, const size_t *order)
 {
     const hc_platform_t *pl = truth->platform;
+    /* a segmented broadcast keeps windows of sends (any slot, as the alltoall's), posted in
+     * planned order, and every receive posted (hc_schedule_exec_windows); its sends are
+     * synchronous (MPI_Issend: a send holds its slot until its transfer is done, so the window
+     * bounds what is in flight; eager pieces would all share the link at once and arrive
+     * together); a whole-message one sends one at a time */
+    const int windows = s->coll == HC_COLL_BCAST && s->n_segments > 1 && !s->parent2;
     for (size_t i = 0; i < s->n_events; i++)
         HC__TRY(push_xfer(f, s->events[i].src, s->events[i].dst, (double)s->events[i].bytes, i,
-                          opts->eager_bytes));
+                          windows ? 0 : opts->eager_bytes));
     size_t *so = NULL, *si = NULL, *ro = NULL, *ri = NULL;
     int rc = lists(s, order, 0, &so, &si);
     if (rc == HC_OK)
         rc = lists(s, order, 1, &ro, &ri);
     if (rc == HC_OK && s->coll == HC_COLL_ALLTOALL)
         return groups(f, s, pl, so, si, ro, ri);
-    /* a segmented broadcast keeps windows of sends (any slot, as the alltoall's), posted in
-     * planned order, and every receive posted (hc_schedule_exec_windows); a whole-message one
-     * sends one at a time */
-    const int windows = s->coll == HC_COLL_BCAST && s->n_segments > 1 && !s->parent2;
     for (uint32_t u = 0; rc == HC_OK && u < s->P; u++) {
         if (windows) {
             rc = chain(f, si, so[u], so[u + 1], 1, X_SPOST);
