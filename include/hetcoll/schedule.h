@@ -151,6 +151,9 @@ typedef struct hc_schedule {
      * broadcast); 0 = the rule of hc_schedule_exec_windows, HC_WINDOW_ALL = every message at
      * once. */
     uint32_t window;
+    /* Execution of a reduction: the pipeline's segment in bytes; 0 = the rule of
+     * hc_schedule_reduce_segment. (API 6) */
+    uint64_t segment_bytes;
 } hc_schedule_t;
 #define HC_WINDOW_ALL UINT32_MAX
 
@@ -227,7 +230,9 @@ int hc_lower_bound(const hc_problem_t *pb, double *out);
 int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,
                              uint32_t *send_window, uint32_t *recv_window);
 
-/* Segment size (bytes) of a pipelined reduction. One tree, two segments in flight per edge:
+/* Segment size (bytes) of a pipelined reduction: the schedule's segment_bytes when set (the
+ * runtime sets it on platforms with links, from the flow model), else: one tree, two segments
+ * in flight per edge:
  * a segment pays its edge's latency again, so segments stay well above the largest
  * bandwidth-delay product of the tree's edges: 4 x BDP, at least 64 KiB (on a WAN, 12 ms x
  * 125 MB/s: 6 MB, i.e. whole messages). A multi-tree reduction (events with `tree` > 0): 64 KiB,

@@ -104,6 +104,8 @@ static int multi_tree(const hc_schedule_t *s)
 
 uint64_t hc_schedule_reduce_segment(const hc_schedule_t *s, const hc_platform_t *p)
 {
+    if (s && s->segment_bytes)
+        return s->segment_bytes;
     if (multi_tree(s))
         return 65536;
     double bdp = reduce_bdp(s, p);

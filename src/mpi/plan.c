@@ -143,6 +143,75 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
     hc_error_clear();
 }
 
+/* A reduction's pipeline segment (hc_schedule_reduce_segment's rule: 64 KiB or 4 x the largest
+ * bandwidth-delay product) is likewise a guess; on a platform with links the runtime tries 2x
+ * and 1/2 to 1/16 of it (not below 1 KiB, below the largest transfer, at most max(8192, its
+ * pieces) pieces) and keeps the flow model's fastest as the schedule's segment_bytes. An
+ * algorithm that shapes its trees by the segment (multitree: the fan-out inside the sites) is
+ * run again with it; an exact search's tree is kept. */
+static void reduce_seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
+                                int smpi, hc_schedule_t **s)
+{
+    const hc_platform_t *p = pb->platform;
+    const uint64_t seg0 = hc_schedule_reduce_segment(*s, p);
+    const hc_algo_info_t *info = NULL;
+    const int rerun = hc_algo_find(HC_COLL_REDUCE, name, &info) == HC_OK &&
+                      !(info->flags & (HC_ALGO_EXACT | HC_ALGO_SELECTOR));
+    double most = 0, pieces0 = 0;
+    for (size_t i = 0; i < (*s)->n_events; i++) {
+        const hc_event_t *e = &(*s)->events[i];
+        double b = e->bytes ? (double)e->bytes : (double)pb->msg_bytes;
+        most = b > most ? b : most;
+        pieces0 += ceil(b / (double)seg0);
+    }
+    const double cap = pieces0 > 8192 ? pieces0 : 8192.0;
+    const uint64_t tries[] = {2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16};
+    hc_schedule_t *const base = *s; /* the algorithm's own tree */
+    for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
+        uint64_t seg = tries[i];
+        if (seg < 1024 || (double)seg >= most || pieces0 * (double)seg0 / (double)seg > cap)
+            continue;
+        for (int again = 0; again <= rerun; again++) { /* the same tree, then one shaped for seg */
+            hc_schedule_t *t = NULL;
+            hc_algo_opts_t v = *o;
+            v.segment_bytes = seg;
+            if ((again ? hc_schedule_compute(pb, name, &v, &t) : hc_schedule_clone(base, &t)) !=
+                HC_OK)
+                continue;
+            t->segment_bytes = seg;
+            if (flow_predict(pb, t, smpi) != HC_OK || !(t->makespan < (*s)->makespan)) {
+                hc_schedule_destroy(t);
+                continue;
+            }
+            if (*s != base)
+                hc_schedule_destroy(*s);
+            *s = t;
+        }
+    }
+    if (*s != base)
+        hc_schedule_destroy(base);
+    hc_error_clear();
+}
+
+/* The algorithm on 003's rows problem (with its segment variants), kept in *s (which may be
+ * NULL: the algorithm does not plan sender-receiver costs) when the flow model predicts it
+ * faster on the platform. */
+static void rows_variant(const hc_problem_t *pb, const hc_problem_t *rows, const char *name,
+                         const hc_algo_opts_t *o, int smpi, hc_schedule_t **s)
+{
+    hc_schedule_t *t = NULL;
+    if (hc_schedule_compute(rows, name, o, &t) == HC_OK && flow_predict(pb, t, smpi) == HC_OK) {
+        reduce_seg_variants(pb, name, o, smpi, &t);
+        if (!*s || t->makespan < (*s)->makespan) {
+            hc_schedule_destroy(*s);
+            *s = t;
+            t = NULL;
+        }
+    }
+    hc_schedule_destroy(t);
+    hc_error_clear();
+}
+
 /* Rank 0: the schedules to offer. A forced algorithm gives one. "auto" gives the best
  * predicted schedule and, when `max` > 1, up to max - 1 distinct alternatives predicted within
  * HC__SHORTLIST_RATIO of it, best first: for total exchange the registry's auto (never
@@ -161,9 +230,13 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
     /* links: the communicator's platform has links: rank by the flow network (flow_predict) */
     if (strcmp(name, "auto") != 0) {
         int rc = hc_schedule_compute(pb, name, &o, &out[0]);
-        if (rc == HC_OK && links && flow_predict(pb, out[0], smpi) == HC_OK &&
-            pb->coll == HC_COLL_BCAST) /* else the per-pair prediction stands */
-            seg_variants(pb, name, &o, smpi, &out[0]);
+        if (rc == HC_OK && links && flow_predict(pb, out[0], smpi) == HC_OK) {
+            /* else the per-pair prediction stands */
+            if (pb->coll == HC_COLL_BCAST)
+                seg_variants(pb, name, &o, smpi, &out[0]);
+            else if (pb->coll == HC_COLL_REDUCE)
+                reduce_seg_variants(pb, name, &o, smpi, &out[0]);
+        }
         *n_out = rc == HC_OK;
         return rc;
     }
@@ -191,6 +264,21 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
     hc_schedule_t **all = calloc(n_algos + 1, sizeof *all);
     if (!all)
         return hc_error_set(HC_ERR_NOMEM, "out of memory planning");
+    /* auto plans a reduction with sender-receiver costs; the algorithms of 003's rows (each
+     * node's time to the root) also run on those (grid5000-links, 1 MiB: snf on the rows
+     * 0.0475 s in SMPI, on the pair costs 0.0567 s) */
+    hc_problem_t *rows = NULL;
+    if (links && pb->coll == HC_COLL_REDUCE && pb->platform) {
+        hc_problem_spec_t sp;
+        hc_problem_spec_init(&sp, HC_COLL_REDUCE);
+        sp.platform = pb->platform;
+        sp.model = pb->model;
+        sp.msg_bytes = pb->msg_bytes;
+        sp.root = pb->root;
+        if (hc_problem_create(&sp, &rows) != HC_OK)
+            rows = NULL;
+        hc_error_clear();
+    }
     int last = hc_error_set(HC_ERR_UNSUPPORTED, "no %s algorithm applies", hc_coll_name(pb->coll));
     for (size_t i = 0; i < n_algos; i++) {
         const hc_algo_info_t *a = hc_algo_get(i);
@@ -199,15 +287,24 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
             continue;
         hc_schedule_t *s = NULL;
         last = hc_schedule_compute(pb, a->name, &o, &s);
-        if (last == HC_OK && links && (last = flow_predict(pb, s, smpi)) != HC_OK)
+        if (last == HC_OK && links && (last = flow_predict(pb, s, smpi)) != HC_OK) {
             hc_schedule_destroy(s);
+            s = NULL;
+        }
+        if (rows && !(a->flags & HC_ALGO_PAIR_COSTS)) { /* also (or only) on the rows */
+            rows_variant(pb, rows, a->name, &o, smpi, &s);
+            last = s ? HC_OK : last;
+        }
         if (last == HC_OK && links && pb->coll == HC_COLL_BCAST)
             seg_variants(pb, a->name, &o, smpi, &s);
+        if (last == HC_OK && links && pb->coll == HC_COLL_REDUCE)
+            reduce_seg_variants(pb, a->name, &o, smpi, &s);
         if (last == HC_OK)
             all[n++] = s;
     }
     if (n == 0) {
         free(all);
+        hc_problem_destroy(rows);
         return last;
     }
     qsort(all, n, sizeof *all, by_makespan);
@@ -225,6 +322,7 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
     for (size_t i = 0; i < n; i++)
         hc_schedule_destroy(all[i]);
     free(all);
+    hc_problem_destroy(rows);
     return HC_OK;
 }
 
@@ -247,6 +345,7 @@ typedef struct {
     uint32_t n_events, n_steps, n_segments, has_parent, n_members;
     uint32_t root, n1, n2, k, window;
     double makespan, lower_bound, beta;
+    uint64_t segment_bytes;
     char algorithm[48];
 } plan_hdr_t;
 
@@ -269,6 +368,7 @@ static int share_schedule(hc_comm_t *c, hc_coll_t coll, hc_schedule_t **s, uint3
         h.k = (*s)->k;
         h.beta = (*s)->beta;
         h.window = (*s)->window;
+        h.segment_bytes = (*s)->segment_bytes;
         memcpy(h.algorithm, (*s)->algorithm, sizeof h.algorithm);
         h.n_members = *n_members;
     }
@@ -304,6 +404,7 @@ static int share_schedule(hc_comm_t *c, hc_coll_t coll, hc_schedule_t **s, uint3
             (*s)->k = h.k;
             (*s)->beta = h.beta;
             (*s)->window = h.window;
+            (*s)->segment_bytes = h.segment_bytes;
             memcpy((*s)->algorithm, h.algorithm, sizeof h.algorithm);
             *n_members = h.n_members;
         } else {

@@ -11,7 +11,8 @@
  *     (child site -> parent site), multitree_kit.h;
  *   - ranges: the trees' weights times the message (trees under 2 % dropped), in tree order;
  *   - inside a site, a d-ary tree over the members in rank order into the coordinator
- *     (hc__mt_fanout, the pieces being the runtime's reduction segments);
+ *     (hc__mt_fanout for pieces of opts->segment_bytes, which then is the schedule's
+ *     segment_bytes, the runtime's pipeline segment; default 256 KiB);
  *   - planned times: the trees one after the other, each node's communications one at a time
  *     (the half-duplex 1-port model of Liu et al.'s reductions, so that the planned makespan is
  *     the simulator's replay); the runtime runs the trees at once, segment k of every tree
@@ -30,7 +31,6 @@
 int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                               hc_schedule_t **out)
 {
-    (void)opts;
     *out = NULL;
     hc__hier_t h;
     HC__TRY(hc__hier_init(&h, pb));
@@ -79,10 +79,11 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
             }
         rc = hc_schedule_create(HC_COLL_REDUCE, P, &s);
     }
+    const uint64_t seg = opts && opts->segment_bytes ? opts->segment_bytes : 262144;
     for (uint32_t i = 0; rc == HC_OK && i < T; i++) {
         const int32_t *par = &k.tpar[(size_t)use[i] * nc];
         for (uint32_t c = 0; c < nc; c++) {
-            uint64_t per = bytes[i] > 262144 ? bytes[i] / 262144 : 1;
+            uint64_t per = bytes[i] > seg ? (bytes[i] + seg - 1) / seg : 1;
             fan[c] = hc__mt_fanout(&h.cl[c], bytes[i] / per, (uint32_t)per);
         }
         /* the tree: inside a site a d-ary heap into the coordinator, which sends to the
@@ -127,6 +128,7 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
     }
     if (rc == HC_OK) {
         s->root = pb->root;
+        s->segment_bytes = opts ? opts->segment_bytes : 0; /* forced: the runtime's too */
         char mix[256];
         size_t len = 0;
         mix[0] = 0;

@@ -263,6 +263,52 @@ static void test_small_pieces_stream(void **state)
     hc_platform_destroy(p);
 }
 
+/* The reduction's segment: the multitree reduction of 1 MiB on the fat tree, planned for 4 KiB
+ * pieces (a chain inside the racks) and executed in them, streams near the NIC bound; in the
+ * default 64 KiB pieces it does not. The segment survives the JSON round trip. */
+static void test_reduce_small_segments(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    assert_int_equal(
+        hc_platform_load(HC_TEST_DATA "/../../bench/grid/platforms/fat-tree-3to1.json", &p), HC_OK);
+    const uint64_t m = 1u << 20;
+    hc_problem_spec_t sp;
+    hc_problem_spec_init(&sp, HC_COLL_REDUCE);
+    sp.platform = p;
+    sp.msg_bytes = m;
+    hc_problem_t *pb = NULL;
+    assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
+    hc_algo_opts_t o;
+    hc_algo_opts_init(&o);
+    hc_schedule_t *big = NULL, *small = NULL, *back = NULL;
+    assert_int_equal(hc_schedule_compute(pb, "multitree", &o, &big), HC_OK);
+    o.segment_bytes = 4096;
+    assert_int_equal(hc_schedule_compute(pb, "multitree", &o, &small), HC_OK);
+    assert_int_equal(hc_schedule_validate(small, pb), HC_OK);
+    assert_int_equal(big->segment_bytes, 0);
+    assert_int_equal(small->segment_bytes, 4096);
+    assert_int_equal(hc_schedule_reduce_segment(small, p), 4096);
+    double bound, t_big = flow_time(pb, big), t_small = flow_time(pb, small);
+    assert_int_equal(hc_flows_bcast_bound(p, 0, (double)m, &bound), HC_OK);
+    printf("reduce 1 MiB: 4 KiB segments %.5f s, default %.5f s, link bound %.5f s\n", t_small,
+           t_big, bound);
+    assert_true(t_small >= bound * (1 - 1e-9));
+    assert_true(t_small <= 1.5 * bound);
+    assert_true(t_small < 0.7 * t_big);
+    char *json = NULL;
+    assert_int_equal(hc_schedule_to_json(small, &json), HC_OK);
+    assert_non_null(strstr(json, "\"segment_bytes\": 4096"));
+    assert_int_equal(hc_schedule_parse(json, "test", &back), HC_OK);
+    assert_int_equal(back->segment_bytes, 4096);
+    free(json);
+    hc_schedule_destroy(back);
+    hc_schedule_destroy(big);
+    hc_schedule_destroy(small);
+    hc_problem_destroy(pb);
+    hc_platform_destroy(p);
+}
+
 /* The all-to-all link bound's latency term: node 0 sends 1 MB to each node of the other site
  * through its 1 MB/s NIC; nothing leaves before the WAN latency, so 2 s after it. */
 static void test_flows_bound_latency(void **state)
@@ -342,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_bcast_bound_node_cut),
         cmocka_unit_test(test_multitree_site_chain),
         cmocka_unit_test(test_small_pieces_stream),
+        cmocka_unit_test(test_reduce_small_segments),
         cmocka_unit_test(test_flows_bound_latency),
         cmocka_unit_test(test_post_all_alltoall),
     };
