@@ -235,12 +235,16 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
         rc = hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
     if (rc == HC_OK) {
         deal(&k, K, tree_of);
+        /* pieces arrive no faster than the mix's most loaded link lets them (with routes: the
+         * per-pair builder's own model has no shared links to slow them) */
+        const double arrive =
+            pb->platform && hc_platform_has_routes(pb->platform) ? k.per_byte : 0.0;
         for (uint32_t c = 0; c < nc; c++) {
             for (uint32_t a = 0; a < h.cl[c].n; a++) {
                 site[h.cl[c].nodes[a]] = c;
                 pos[h.cl[c].nodes[a]] = a;
             }
-            fan[c] = hc__mt_fanout(&h.cl[c], seg, K);
+            fan[c] = hc__mt_fanout(&h.cl[c], seg, K, arrive * (double)seg);
         }
         rc = hc_schedule_create(HC_COLL_BCAST, P, &s);
     }

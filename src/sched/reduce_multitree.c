@@ -80,11 +80,14 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
         rc = hc_schedule_create(HC_COLL_REDUCE, P, &s);
     }
     const uint64_t seg = opts && opts->segment_bytes ? opts->segment_bytes : 262144;
+    /* partial results come no faster than the mix's most loaded link (with routes) */
+    const double arrive = pb->platform && hc_platform_has_routes(pb->platform) ? k.per_byte : 0.0;
     for (uint32_t i = 0; rc == HC_OK && i < T; i++) {
         const int32_t *par = &k.tpar[(size_t)use[i] * nc];
         for (uint32_t c = 0; c < nc; c++) {
             uint64_t per = bytes[i] > seg ? (bytes[i] + seg - 1) / seg : 1;
-            fan[c] = hc__mt_fanout(&h.cl[c], bytes[i] / per, (uint32_t)per);
+            fan[c] = hc__mt_fanout(&h.cl[c], bytes[i] / per, (uint32_t)per,
+                                   arrive * (double)(bytes[i] / per));
         }
         /* the tree: inside a site a d-ary heap into the coordinator, which sends to the
          * coordinator of its parent site */
