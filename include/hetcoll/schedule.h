@@ -221,9 +221,11 @@ int hc_lower_bound(const hc_problem_t *pb, double *out);
  * HC_EXEC_MAX_WINDOW, so that transfers cover a latency (send q is posted once send q - window
  * completed, and, in a broadcast, once its segment arrived and send q - 1 was posted); 0 (all
  * at once) when every message of the node is at most HC_EXEC_SMALL_BYTES: their order hardly
- * matters and waiting for each costs more than it saves. A broadcast posts all its receives at
- * once (*recv_window = 0). (Small whole-message broadcast sends are likewise posted at once;
- * larger whole-message ones one at a time.) */
+ * matters and waiting for each costs more than it saves. A segmented broadcast keeps its
+ * window however small its pieces, and sends them synchronously (MPI_Issend: the window
+ * bounds the pieces in flight; eager pieces would all share a link at once). A broadcast posts
+ * all its receives at once (*recv_window = 0). (Small whole-message broadcast sends are
+ * likewise posted at once; larger whole-message ones one at a time.) */
 #define HC_EXEC_MAX_WINDOW 16
 #define HC_EXEC_SMALL_BYTES 4096
 /* A schedule's own window (s->window) replaces the rule. */

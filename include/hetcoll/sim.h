@@ -47,7 +47,8 @@ typedef struct hc_sim_opts {
      * and the transfer starts when the receiver has posted its receive), as MPI's eager
      * protocol and SimGrid SMPI's detached sends (smpi/send-is-detached-thresh) do. Default
      * 65536 (Open MPI's TCP eager limit and SMPI's default); 0 = every send waits for its
-     * transfer. (API 4) */
+     * transfer. A segmented broadcast's pieces never leave eagerly (the runtime sends them
+     * with MPI_Issend). (API 4) */
     uint64_t eager_bytes;
 } hc_sim_opts_t;
 
