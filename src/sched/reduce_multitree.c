@@ -80,8 +80,9 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
         rc = hc_schedule_create(HC_COLL_REDUCE, P, &s);
     }
     const uint64_t seg = opts && opts->segment_bytes ? opts->segment_bytes : 262144;
-    /* partial results come no faster than the mix's most loaded link (with routes) */
-    const double arrive = pb->platform && hc_platform_has_routes(pb->platform) ? k.per_byte : 0.0;
+    /* NIC-paced (the broadcast's arrival term, a wider tree behind a slow uplink, was predicted
+     * 1 % faster at 16 MiB on the 3-site grid and ran 17 % slower in SMPI: 2.30 s, 1.96 s) */
+    const double arrive = 0.0;
     for (uint32_t i = 0; rc == HC_OK && i < T; i++) {
         const int32_t *par = &k.tpar[(size_t)use[i] * nc];
         for (uint32_t c = 0; c < nc; c++) {
