@@ -227,6 +227,20 @@ static void test_multitree_site_chain(void **state)
     hc_platform_destroy(p);
 }
 
+/* A collective of m bytes on bench/grid/platforms/fat-tree-3to1.json (*p: the platform). */
+static hc_problem_t *fat_tree_problem(hc_coll_t coll, uint64_t m, hc_platform_t **p)
+{
+    assert_int_equal(
+        hc_platform_load(HC_TEST_DATA "/../../bench/grid/platforms/fat-tree-3to1.json", p), HC_OK);
+    hc_problem_spec_t sp;
+    hc_problem_spec_init(&sp, coll);
+    sp.platform = *p;
+    sp.msg_bytes = m;
+    hc_problem_t *pb = NULL;
+    assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
+    return pb;
+}
+
 /* Small pieces keep their windows: a 4 KiB-segment pipeline on a NIC-bound two-level fat
  * tree streams (each hop a piece behind the previous one), near the one-NIC bound. Sent
  * eagerly, all pieces would share each link at once and arrive together: the whole message
@@ -235,15 +249,8 @@ static void test_small_pieces_stream(void **state)
 {
     (void)state;
     hc_platform_t *p = NULL;
-    assert_int_equal(
-        hc_platform_load(HC_TEST_DATA "/../../bench/grid/platforms/fat-tree-3to1.json", &p), HC_OK);
     const uint64_t m = 1u << 20;
-    hc_problem_spec_t sp;
-    hc_problem_spec_init(&sp, HC_COLL_BCAST);
-    sp.platform = p;
-    sp.msg_bytes = m;
-    hc_problem_t *pb = NULL;
-    assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
+    hc_problem_t *pb = fat_tree_problem(HC_COLL_BCAST, m, &p);
     hc_algo_opts_t o;
     hc_algo_opts_init(&o);
     o.segment_bytes = 4096;
@@ -270,15 +277,8 @@ static void test_reduce_small_segments(void **state)
 {
     (void)state;
     hc_platform_t *p = NULL;
-    assert_int_equal(
-        hc_platform_load(HC_TEST_DATA "/../../bench/grid/platforms/fat-tree-3to1.json", &p), HC_OK);
     const uint64_t m = 1u << 20;
-    hc_problem_spec_t sp;
-    hc_problem_spec_init(&sp, HC_COLL_REDUCE);
-    sp.platform = p;
-    sp.msg_bytes = m;
-    hc_problem_t *pb = NULL;
-    assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
+    hc_problem_t *pb = fat_tree_problem(HC_COLL_REDUCE, m, &p);
     hc_algo_opts_t o;
     hc_algo_opts_init(&o);
     hc_schedule_t *big = NULL, *small = NULL, *back = NULL;
