@@ -147,9 +147,9 @@ typedef struct hc_schedule {
      * (collective-specific extras, e.g. a prediction table); malloc'd or NULL. Parsing keeps
      * unknown top-level members here. */
     char *extra_json;
-    /* Execution: the messages every node keeps in flight (total exchange, segmented
-     * broadcast); 0 = the rule of hc_schedule_exec_windows, HC_WINDOW_ALL = every message at
-     * once. */
+    /* Execution: the messages every node keeps in flight (total exchange; a segmented
+     * broadcast: at least this many sends); 0 = the rule of hc_schedule_exec_windows,
+     * HC_WINDOW_ALL = every message at once. */
     uint32_t window;
     /* Execution of a reduction: the pipeline's segment in bytes; 0 = the rule of
      * hc_schedule_reduce_segment. (API 6) */
@@ -228,7 +228,9 @@ int hc_lower_bound(const hc_problem_t *pb, double *out);
  * likewise posted at once; larger whole-message ones one at a time.) */
 #define HC_EXEC_MAX_WINDOW 16
 #define HC_EXEC_SMALL_BYTES 4096
-/* A schedule's own window (s->window) replaces the rule. */
+/* A schedule's own window (s->window) replaces the rule; a segmented broadcast's is a floor on
+ * each node's send window instead (a WAN sender keeps what covers its latency), and its
+ * receives stay all posted. */
 int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,
                              uint32_t *send_window, uint32_t *recv_window);
 

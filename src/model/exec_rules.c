@@ -48,8 +48,13 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
                          "hc_schedule_exec_windows: node %u of a %u-node schedule "
                          "on a %u-node platform",
                          node, s->P, hc_platform_size(p));
-    if (s->window) {
+    /* a broadcast's own window is a floor on each node's rule (a WAN sender keeps what covers
+     * its latency); its receives are all posted (below) */
+    const uint32_t floor_w = s->coll == HC_COLL_BCAST ? s->window : 0;
+    if (s->window && (s->coll != HC_COLL_BCAST || s->window == HC_WINDOW_ALL)) {
         *send_window = *recv_window = s->window == HC_WINDOW_ALL ? 0 : s->window;
+        if (s->coll == HC_COLL_BCAST)
+            *recv_window = 0;
         return HC_OK;
     }
     size_t ns = 0, nr = 0;
@@ -74,6 +79,8 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
         return hc__error(HC_ERR_NOMEM, "hc_schedule_exec_windows: out of memory");
     }
     *send_window = window(p, s, node, 0, ns, t);
+    if (*send_window < floor_w)
+        *send_window = floor_w;
     /* a broadcast posts every receive at once: each is for one (sender, segment) */
     *recv_window = s->coll == HC_COLL_BCAST ? 0 : window(p, s, node, 1, nr, t);
     free(t);

@@ -62,6 +62,13 @@ double hc__bb_duration(hc__bb_t *b, uint32_t src, uint32_t dst, uint64_t bytes);
 int hc__bb_send(hc__bb_t *b, uint32_t src, uint32_t dst, uint32_t seg, uint64_t bytes, uint8_t tree,
                 double *end);
 
+/* ---------------------------------------------------------------- two trees
+ * The two binary trees of the two-tree broadcast (bcast_two_tree.c) over indices 0 .. n-1,
+ * index 0 the root: index 0 sends to top[t], the root of tree t; kid[4u + 2t + c] is child c
+ * (0, 1) of index u in tree t, or -1. Every index is interior in at most one tree. kid: 4n
+ * entries. */
+int hc__two_tree_children(uint32_t n, int32_t *kid, int32_t top[2]);
+
 /* ---------------------------------------------------------------- pLogP predictor
  * Parameters of a (homogeneous) group of nodes: L = mean latency, g(x) = mean of p2p(x) - L over
  * the ring pairs (the problem's model); without a platform L = 0 and g(x) = mean cost * x / m. */
