@@ -119,6 +119,22 @@ uint64_t hc_schedule_reduce_segment(const hc_schedule_t *s, const hc_platform_t 
     return 4.0 * bdp > 65536.0 ? (uint64_t)(4.0 * bdp) : 65536;
 }
 
+uint32_t hc_schedule_reduce_node_window(const hc_schedule_t *s, const hc_platform_t *p,
+                                        uint32_t node)
+{
+    double bdp = 0.0;
+    for (size_t i = 0; s && p && i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        if (e->src != node && e->dst != node)
+            continue;
+        double b =
+            hc_platform_bandwidth(p, e->src, e->dst) * hc_platform_latency(p, e->src, e->dst);
+        bdp = b > bdp ? b : bdp;
+    }
+    double w = 1.0 + ceil(bdp / (double)hc_schedule_reduce_segment(s, p));
+    return w >= HC_EXEC_MAX_WINDOW ? HC_EXEC_MAX_WINDOW : w < 2 ? 2 : (uint32_t)w;
+}
+
 uint32_t hc_schedule_reduce_window(const hc_schedule_t *s, const hc_platform_t *p)
 {
     if (!multi_tree(s))

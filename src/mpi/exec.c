@@ -146,7 +146,7 @@ int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, uint64_t plan_by
     }
     if (s->coll == HC_COLL_REDUCE) {
         o->seg_bytes = hc_schedule_reduce_segment(s, c->platform);
-        o->ws = hc_schedule_reduce_window(s, c->platform);
+        o->ws = hc_schedule_reduce_node_window(s, c->platform, (uint32_t)c->rank);
     }
     if ((s->coll == HC_COLL_ALLTOALL || (s->coll == HC_COLL_BCAST && !s->parent2)) &&
         hc_schedule_exec_windows(s, c->platform, (uint32_t)c->rank, &o->ws, &o->wr) != HC_OK)
@@ -507,7 +507,7 @@ void *hc__scratch(hc_comm_t *c, size_t bytes)
  * the children sending later segments and the parent receiving earlier ones — the pipelining
  * MPI libraries use for large reductions. A multi-tree reduction (events' `tree` > 0) reduces
  * each tree's range of the elements along that tree, all trees at once.
- *  - Receives run W = hc_schedule_reduce_window segments ahead for every child, so a child
+ *  - Receives run W = hc_schedule_reduce_node_window segments ahead for every child, so a child
  *    never waits for its parent to post; per segment, children are combined in planned order
  *    with MPI_Reduce_local (the same order on every run, whatever the arrival order).
  *  - Progress follows completions (MPI_Waitany): whatever arrived is combined, and a segment

@@ -167,12 +167,20 @@ int hc__mt_pack(const hc__hier_t *h, int reverse, hc__mt_pack_t *k)
         rc = hc__error(HC_ERR_NOMEM, "out of memory in the multitree packing");
     for (uint32_t i = 0; rc == HC_OK && i < nc; i++) {
         uint32_t best = UINT32_MAX;
+        double bc = INFINITY;
         for (uint32_t c = 0; c < nc; c++) {
             if (seen[c] || (i == 0 && c != 0))
                 continue;
-            if (best == UINT32_MAX || (i > 0 && h->c[(size_t)order[i - 1] * nc + c] <
-                                                    h->c[(size_t)order[i - 1] * nc + best]))
+            /* with routes the latency between the coordinators (a reduction's rows problem
+             * costs every receiver alike), else the coordinator cost */
+            double x =
+                i == 0   ? 0
+                : routes ? hc_platform_latency(pl, h->cl[order[i - 1]].nodes[0], h->cl[c].nodes[0])
+                         : h->c[(size_t)order[i - 1] * nc + c];
+            if (best == UINT32_MAX || x < bc) {
                 best = c;
+                bc = x;
+            }
         }
         order[i] = best;
         seen[best] = 1;

@@ -11,7 +11,7 @@
  *     planned order, with every receive posted; a send waits for its segment (or the whole
  *     message) to have arrived;
  *   - reduction: pipelined in hc_schedule_reduce_segment pieces; a node receives from all its
- *     children at once (W = hc_schedule_reduce_window pieces ahead per child), sends piece k
+ *     children at once (W = hc_schedule_reduce_node_window pieces ahead per child), sends piece k
  *     of a tree once it has piece k from every child in that tree, at most W in flight per
  *     tree (piece k after piece k - W ended);
  *   - redistribution: KPBS steps separated by the runtime's star barrier (the planned
@@ -393,7 +393,6 @@ static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
 {
     size_t E = s->n_events;
     uint64_t seg = hc_schedule_reduce_segment(s, truth->platform);
-    const size_t W = hc_schedule_reduce_window(s, truth->platform);
     size_t *xf = hc__malloc(E + 1, sizeof *xf), *np = hc__malloc(E + 1, sizeof *np);
     size_t *so = NULL, *si = NULL, *ro = NULL, *ri = NULL;
     int rc = xf && np ? HC_OK : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
@@ -414,6 +413,7 @@ static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
     if (rc == HC_OK)
         rc = lists(s, order, 1, &ro, &ri);
     for (uint32_t u = 0; rc == HC_OK && u < s->P; u++) {
+        const size_t W = hc_schedule_reduce_node_window(s, truth->platform, u);
         /* receives: piece k of a child once piece k - W of it arrived */
         for (size_t q = ro[u]; rc == HC_OK && q < ro[u + 1]; q++)
             for (size_t j = W; rc == HC_OK && j < np[ri[q]]; j++)
