@@ -125,7 +125,10 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
  * one the flow model predicts fastest in *s. The rule covers the largest latency with the
  * quickest transfers; a node that feeds two children which also receive from another parent
  * (two-tree) keeps its NIC busy only with more in flight (fat tree, 1 MiB in 4 KiB pieces:
- * 0.0153 s with the rule's window, 0.0101 s with 8). */
+ * 0.0153 s with the rule's window, 0.0101 s with 8). Not with SMPI's size-dependent factors
+ * (HETCOLL_FLOW_MODEL=smpi): that model misses what many small pieces in flight cost (fat
+ * tree, 64 KiB in 1 KiB pieces, a floor of 8: predicted 0.00098 s, SMPI 0.00276 s, where the
+ * rule's choice ran 0.00228 s). */
 #define HC__WINDOW_TRY 8u
 static void keep_if_faster(const hc_problem_t *pb, int smpi, hc_schedule_t *t, hc_schedule_t **s)
 {
@@ -156,7 +159,9 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
     const uint64_t seg0 = (m + (*s)->n_segments - 1) / (*s)->n_segments;
     const double cap = (*s)->n_events > 8192 ? (double)(*s)->n_events : 8192.0;
     const uint64_t tries[] = {2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16};
-    window_variant(pb, smpi, *s, HC__WINDOW_TRY, s);
+    const int floors = !smpi;
+    if (floors)
+        window_variant(pb, smpi, *s, HC__WINDOW_TRY, s);
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
         uint64_t seg = tries[i];
         if (seg < 1024 || seg >= m || (double)(*s)->n_events * (double)seg0 / (double)seg > cap)
@@ -167,7 +172,7 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
         if (hc_schedule_compute(pb, name, &v, &t) != HC_OK)
             continue;
         hc_schedule_t *w = NULL;
-        if (hc_schedule_clone(t, &w) == HC_OK) {
+        if (floors && hc_schedule_clone(t, &w) == HC_OK) {
             w->window = HC__WINDOW_TRY;
             keep_if_faster(pb, smpi, w, s);
         }
