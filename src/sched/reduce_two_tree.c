@@ -79,8 +79,9 @@ int hc__algo_reduce_two_tree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
     if (rc == HC_OK) {
         s->root = pb->root;
         s->segment_bytes = opts ? opts->segment_bytes : 0; /* forced: the runtime's too */
-        rc = hc_schedule_set_note(s, "two-tree: %u trees of %llu bytes", T,
-                                  (unsigned long long)half[0]);
+        rc = T == 2 ? hc_schedule_set_note(s, "two-tree: 2 trees of %llu and %llu bytes",
+                                           (unsigned long long)half[0], (unsigned long long)half[1])
+                    : hc_schedule_set_note(s, "two-tree: tree 1 alone (no bytes to split)");
     }
     free(kid);
     free(ord);
