@@ -667,6 +667,12 @@ static int parse_root(const ctx_t *c, json_t *root, hc_schedule_t **out)
     HC__TRY(get_u32(c, root, "nodes", "nodes", 1, UINT32_MAX, &P));
     if (P < 1)
         return perr(c, "nodes", "must be >= 1");
+    /* per-node arrays: a few bytes of JSON could otherwise ask for gigabytes */
+    if (P > hc__max_nodes())
+        return hc__error(HC_ERR_LIMIT,
+                         "%s: field 'nodes': %u nodes, more than the limit of %llu (set "
+                         "HETCOLL_MAX_NODES to raise it)",
+                         c->origin, P, (unsigned long long)hc__max_nodes());
 
     hc_schedule_t *s;
     HC__TRY(hc_schedule_create(coll, P, &s));

@@ -512,6 +512,16 @@ static void test_json_bad(void **state)
         }
         assert_null(s);
     }
+    /* a few bytes asking for 77 million nodes' arrays (found by fuzz_schedule: 622 MB) */
+    hc_schedule_t *big = (hc_schedule_t *)1;
+    assert_int_equal(
+        hc_schedule_parse("{\"format\":\"hetcoll-schedule/1\",\"collective\":\"reduce\","
+                          "\"algorithm\":\"ep\",\"nodes\":77777725,\"makespan\":1,"
+                          "\"lower_bound\":null,\"root\":0,\"events\":[]}",
+                          "s.json", &big),
+        HC_ERR_LIMIT);
+    expect_detail("s.json: field 'nodes': 77777725 nodes, more than the limit");
+    assert_null(big);
     hc_schedule_t *s = NULL;
     assert_int_equal(hc_schedule_load("/nonexistent/dir/s.json", &s), HC_ERR_IO);
     expect_detail("/nonexistent/dir/s.json");
