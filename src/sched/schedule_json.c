@@ -667,12 +667,14 @@ static int parse_root(const ctx_t *c, json_t *root, hc_schedule_t **out)
     HC__TRY(get_u32(c, root, "nodes", "nodes", 1, UINT32_MAX, &P));
     if (P < 1)
         return perr(c, "nodes", "must be >= 1");
-    /* per-node arrays: a few bytes of JSON could otherwise ask for gigabytes */
-    if (P > hc__max_nodes())
+    /* per-node arrays, O(P) where a platform's tables are O(P^2): 64 x the platform cap (1M
+     * nodes by default); a few bytes of JSON could otherwise ask for gigabytes */
+    const uint64_t cap = hc__max_nodes() > UINT32_MAX ? UINT32_MAX : 64 * hc__max_nodes();
+    if (P > cap)
         return hc__error(HC_ERR_LIMIT,
-                         "%s: field 'nodes': %u nodes, more than the limit of %llu (set "
-                         "HETCOLL_MAX_NODES to raise it)",
-                         c->origin, P, (unsigned long long)hc__max_nodes());
+                         "%s: field 'nodes': %u nodes, more than the limit of %llu (64 x "
+                         "HETCOLL_MAX_NODES)",
+                         c->origin, P, (unsigned long long)cap);
 
     hc_schedule_t *s;
     HC__TRY(hc_schedule_create(coll, P, &s));

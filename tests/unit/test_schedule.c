@@ -520,7 +520,7 @@ static void test_json_bad(void **state)
                           "\"lower_bound\":null,\"root\":0,\"events\":[]}",
                           "s.json", &big),
         HC_ERR_LIMIT);
-    expect_detail("s.json: field 'nodes': 77777725 nodes, more than the limit");
+    expect_detail("s.json: field 'nodes': 77777725 nodes, more than the limit of 1048576");
     assert_null(big);
     hc_schedule_t *s = NULL;
     assert_int_equal(hc_schedule_load("/nonexistent/dir/s.json", &s), HC_ERR_IO);
