@@ -145,6 +145,19 @@ static mt_item_t heap_pop(mt_heap_t *h)
     return top;
 }
 
+/* v sends piece j to u at the earliest time; u forwards it once it arrives (the heap). The
+ * first piece's tree is the schedule's parent[]. */
+static int forward(hc__bb_t *b, mt_heap_t *hp, hc_schedule_t *s, uint32_t v, uint32_t u, uint32_t j,
+                   uint64_t bytes)
+{
+    double end;
+    HC__TRY(hc__bb_send(b, v, u, j, bytes, 0, &end));
+    HC__TRY(heap_push(hp, (mt_item_t){end, j, u}));
+    if (j == 0)
+        hc__bc_set_parent(s->parent, u, v);
+    return HC_OK;
+}
+
 /* Latency of tree t's deepest site path: the routes' latencies from the root's site down. */
 static double tree_depth(const hc__hier_t *h, const hc__mt_pack_t *k, uint32_t t)
 {
@@ -283,13 +296,7 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
             for (uint32_t d = 1; rc == HC_OK && d < nc; d++) {
                 if (par[d] != (int32_t)c)
                     continue;
-                uint32_t u = h.cl[d].nodes[0];
-                double end;
-                rc = hc__bb_send(&b, v, u, j, bytes, 0, &end);
-                if (rc == HC_OK)
-                    rc = heap_push(&hp, (mt_item_t){end, j, u});
-                if (rc == HC_OK && j == 0)
-                    hc__bc_set_parent(s->parent, u, v);
+                rc = forward(&b, &hp, s, v, h.cl[d].nodes[0], j, bytes);
             }
         const hc__cluster_t *cl = &h.cl[c];
         for (size_t x = 0; fan[c] == 0 && rc == HC_OK && x < 2; x++) {
@@ -297,23 +304,11 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                                     : kid[c][4 * (size_t)pos[v] + 2 * (j % 2) + x];
             if (q < 0)
                 continue;
-            uint32_t u = cl->nodes[q];
-            double end;
-            rc = hc__bb_send(&b, v, u, j, bytes, 0, &end);
-            if (rc == HC_OK)
-                rc = heap_push(&hp, (mt_item_t){end, j, u});
-            if (rc == HC_OK && j == 0)
-                hc__bc_set_parent(s->parent, u, v);
+            rc = forward(&b, &hp, s, v, cl->nodes[q], j, bytes);
         }
         for (uint64_t q = (uint64_t)pos[v] * fan[c] + 1;
              rc == HC_OK && q <= (uint64_t)pos[v] * fan[c] + fan[c] && q < cl->n; q++) {
-            uint32_t u = cl->nodes[q];
-            double end;
-            rc = hc__bb_send(&b, v, u, j, bytes, 0, &end);
-            if (rc == HC_OK)
-                rc = heap_push(&hp, (mt_item_t){end, j, u});
-            if (rc == HC_OK && j == 0)
-                hc__bc_set_parent(s->parent, u, v);
+            rc = forward(&b, &hp, s, v, cl->nodes[q], j, bytes);
         }
     }
     if (rc == HC_OK) {

@@ -378,3 +378,19 @@ done:
     free(order);
     return rc;
 }
+
+int hc__reduce_add_tree_event(hc_schedule_t *s, const hc_problem_t *pb, uint32_t v, uint32_t p,
+                              uint64_t bytes, uint8_t tree, double *free_at, double *ready)
+{
+    hc_event_t e;
+    memset(&e, 0, sizeof e);
+    e.src = v;
+    e.dst = p;
+    e.bytes = bytes;
+    e.tree = tree;
+    e.start = fmax(fmax(free_at[v], free_at[p]), ready[v]);
+    e.end = e.start + hc_problem_event_cost(pb, &e);
+    free_at[v] = free_at[p] = e.end;
+    ready[p] = fmax(ready[p], e.end);
+    return hc_schedule_add_event(s, &e);
+}

@@ -35,6 +35,12 @@ int hc__reduce_check_order(const hc_problem_t *pb, const uint32_t *order, uint32
 int hc__reduce_build(const hc_problem_t *pb, const uint32_t *order, const double *start,
                      const double *t, hc_schedule_t **out);
 
+/* Add the event v -> p (`bytes`, multi-tree index `tree`) at the earliest time of the
+ * half-duplex 1-port plan the tree reductions use (multitree, two-tree): both nodes free
+ * (free_at) and every child of v in (ready); then updates free_at[v], free_at[p], ready[p]. */
+int hc__reduce_add_tree_event(hc_schedule_t *s, const hc_problem_t *pb, uint32_t v, uint32_t p,
+                              uint64_t bytes, uint8_t tree, double *free_at, double *ready);
+
 /* The send order of ep and ep-pq: opts->order (checked with hc__reduce_check_order) when
  * given, else the non-root nodes by increasing id. `order` holds P - 1 entries. */
 int hc__reduce_given_order(const hc_problem_t *pb, const hc_algo_opts_t *opts, uint32_t *order);

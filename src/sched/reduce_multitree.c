@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "multitree_kit.h"
+#include "reduce_kit.h"
 
 #define MT_MIN_WEIGHT 0.02
 
@@ -116,18 +117,9 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
         for (uint32_t v = 0; v < P; v++)
             ready[v] = 0;
         for (uint32_t q = n; rc == HC_OK && q-- > 1;) {
-            uint32_t v = ord[q], p = parent[v];
-            hc_event_t e;
-            memset(&e, 0, sizeof e);
-            e.src = v;
-            e.dst = p;
-            e.bytes = bytes[i];
-            e.tree = (uint8_t)i;
-            e.start = fmax(fmax(free_at[v], free_at[p]), ready[v]);
-            e.end = e.start + hc_problem_event_cost(pb, &e);
-            free_at[v] = free_at[p] = e.end;
-            ready[p] = fmax(ready[p], e.end);
-            rc = hc_schedule_add_event(s, &e);
+            uint32_t v = ord[q];
+            rc = hc__reduce_add_tree_event(s, pb, v, parent[v], bytes[i], (uint8_t)i, free_at,
+                                           ready);
         }
     }
     if (rc == HC_OK) {

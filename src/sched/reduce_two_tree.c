@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "bcast_kit.h"
+#include "reduce_kit.h"
 
 int hc__algo_reduce_two_tree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                              hc_schedule_t **out)
@@ -62,18 +63,9 @@ int hc__algo_reduce_two_tree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
             ready[v] = 0;
         /* children before parents */
         for (uint32_t q = n; rc == HC_OK && q-- > 1;) {
-            uint32_t v = (pb->root + ord[q]) % P, p = (pb->root + parent[ord[q]]) % P;
-            hc_event_t e;
-            memset(&e, 0, sizeof e);
-            e.src = v;
-            e.dst = p;
-            e.bytes = half[t];
-            e.tree = (uint8_t)t;
-            e.start = fmax(fmax(free_at[v], free_at[p]), ready[v]);
-            e.end = e.start + hc_problem_event_cost(pb, &e);
-            free_at[v] = free_at[p] = e.end;
-            ready[p] = fmax(ready[p], e.end);
-            rc = hc_schedule_add_event(s, &e);
+            rc = hc__reduce_add_tree_event(s, pb, (pb->root + ord[q]) % P,
+                                           (pb->root + parent[ord[q]]) % P, half[t], (uint8_t)t,
+                                           free_at, ready);
         }
     }
     if (rc == HC_OK) {
