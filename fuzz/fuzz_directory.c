@@ -17,11 +17,21 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
+static char path[64];
+
+/* the temporary file goes with the fuzzer (it used to stay in /tmp after every run) */
+static void remove_path(void)
+{
+    if (path[0])
+        unlink(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64];
-    if (!path[0])
+    if (!path[0]) {
         snprintf(path, sizeof path, "/tmp/hc-fuzz-dir-%ld.json", (long)getpid());
+        atexit(remove_path);
+    }
     FILE *f = fopen(path, "wb");
     if (!f)
         return 0;
