@@ -25,6 +25,11 @@ typedef struct hc_algo_opts {
     uint64_t segment_bytes; /* bcast pipelined algorithms: 0 = algorithm chooses (default) */
     double alpha;           /* TTCC switch cost, fraction of the mean edge time (default 0) */
     int verbose;            /* algorithms may fill schedule->note with more detail */
+    /* bcast `multitree`: the first and the last ramp_pieces pieces grow and shrink linearly
+     * (piece j of K weighs min(j + 1, ramp_pieces, K - j)), so that the pieces a sender keeps
+     * in flight over a shared link, which share it, complete one after another instead of
+     * together; 0 = equal pieces (default). (API 8) */
+    uint32_t ramp_pieces;
 } hc_algo_opts_t;
 
 void hc_algo_opts_init(hc_algo_opts_t *o);

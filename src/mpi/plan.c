@@ -150,6 +150,35 @@ static void window_variant(const hc_problem_t *pb, int smpi, const hc_schedule_t
     }
 }
 
+/* Bytes of a segmented broadcast's first piece (0: none). */
+static uint64_t first_piece(const hc_schedule_t *s, uint64_t m)
+{
+    for (size_t i = 0; i < s->n_events; i++)
+        if (s->events[i].seg == 0 && s->events[i].bytes != m)
+            return s->events[i].bytes;
+    return 0;
+}
+
+/* An algorithm that ramps its pieces (opts->ramp_pieces: multitree) run again with a ramp of
+ * HC__RAMP_TRY pieces at segment size seg (0: its own); `flat` is the same without the ramp.
+ * NULL when the algorithm ignores the ramp (the same first piece: not worth a replay). The
+ * caller offers it after `flat`, so that it must beat the equal pieces by the variant gain. */
+#define HC__RAMP_TRY 8u
+static hc_schedule_t *ramp_variant(const hc_problem_t *pb, const char *name,
+                                   const hc_algo_opts_t *o, uint64_t seg, const hc_schedule_t *flat)
+{
+    hc_algo_opts_t v = *o;
+    v.segment_bytes = seg ? seg : o->segment_bytes;
+    v.ramp_pieces = HC__RAMP_TRY;
+    hc_schedule_t *t = NULL;
+    if (hc_schedule_compute(pb, name, &v, &t) == HC_OK &&
+        first_piece(t, pb->msg_bytes) == first_piece(flat, pb->msg_bytes)) {
+        hc_schedule_destroy(t);
+        t = NULL;
+    }
+    return t;
+}
+
 static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
                          int smpi, hc_schedule_t **s)
 {
@@ -160,6 +189,9 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
     const double cap = (*s)->n_events > 8192 ? (double)(*s)->n_events : 8192.0;
     const uint64_t tries[] = {2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16};
     const int floors = !smpi;
+    hc_schedule_t *r = ramp_variant(pb, name, o, 0, *s);
+    if (r)
+        keep_if_faster(pb, smpi, r, s);
     if (floors)
         window_variant(pb, smpi, *s, HC__WINDOW_TRY, s);
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
@@ -176,7 +208,10 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
             w->window = HC__WINDOW_TRY;
             keep_if_faster(pb, smpi, w, s);
         }
+        r = ramp_variant(pb, name, o, seg, t);
         keep_if_faster(pb, smpi, t, s);
+        if (r)
+            keep_if_faster(pb, smpi, r, s);
     }
     hc_schedule_t *best = NULL;
     if ((*s)->window == HC__WINDOW_TRY && hc_schedule_clone(*s, &best) == HC_OK) {

@@ -44,6 +44,34 @@ uint64_t hc__bc_seg_bytes(uint64_t msg, uint64_t segbytes, uint32_t k, uint32_t 
     return msg - off < segbytes ? msg - off : segbytes;
 }
 
+static uint64_t ramp_weight(uint32_t k, uint32_t ramp, uint32_t j)
+{
+    uint64_t w = j + 1 < ramp ? j + 1 : ramp;
+    return k - j < w ? k - j : w;
+}
+
+int hc__bc_ramp_offsets(uint64_t msg, uint64_t segbytes, uint32_t k, uint32_t ramp, uint64_t *off)
+{
+    uint64_t total = 0;
+    ramp = ramp > 64 ? 64 : ramp;
+    for (uint32_t j = 0; ramp > 1 && k <= HC__MAX_SEG_FORCED && j < k; j++)
+        total += ramp_weight(k, ramp, j);
+    off[0] = 0;
+    if (total == 0 || msg < total) { /* no ramp, or a piece of weight 1 would be empty */
+        for (uint32_t j = 0; j < k; j++)
+            off[j + 1] = off[j] + hc__bc_seg_bytes(msg, segbytes, k, j);
+        return 0;
+    }
+    /* off_j = msg * W_j / total without overflow: r * W_j < total^2 <= (64 x 2^16)^2 */
+    const uint64_t q = msg / total, r = msg % total;
+    uint64_t w = 0;
+    for (uint32_t j = 0; j < k; j++) {
+        w += ramp_weight(k, ramp, j);
+        off[j + 1] = q * w + r * w / total;
+    }
+    return 1;
+}
+
 void hc__bc_set_parent(int32_t *parent, uint32_t v, uint32_t p)
 {
     if (parent)

@@ -133,6 +133,12 @@ extern const hc__bc_classic_t *const hc__bc_classics[HC__BC_COUNT];
 uint32_t hc__bc_seg_count(uint64_t msg, uint64_t segbytes);
 /* Bytes of segment i of k. */
 uint64_t hc__bc_seg_bytes(uint64_t msg, uint64_t segbytes, uint32_t k, uint32_t i);
+/* Piece offsets off[0..k] (off[0] = 0, off[k] = msg) of a message cut into k =
+ * hc__bc_seg_count(msg, segbytes) pieces whose sizes grow linearly over the first `ramp`
+ * pieces and shrink over the last `ramp` (piece j weighs min(j + 1, ramp, k - j); ramp is
+ * clamped to 64); returns 1. Returns 0 with hc__bc_seg_bytes's pieces when ramp <= 1, k >
+ * HC__MAX_SEG_FORCED or the smallest ramped piece would be empty. */
+int hc__bc_ramp_offsets(uint64_t msg, uint64_t segbytes, uint32_t k, uint32_t ramp, uint64_t *off);
 /* parent[v] = p when parent is not NULL. */
 void hc__bc_set_parent(int32_t *parent, uint32_t v, uint32_t p);
 /* Number of segments used by classic a on n nodes with segment size segbytes. */

@@ -228,10 +228,11 @@ static void test_multitree_site_chain(void **state)
 }
 
 /* A collective of m bytes on bench/grid/platforms/fat-tree-3to1.json (*p: the platform). */
-static hc_problem_t *fat_tree_problem(hc_coll_t coll, uint64_t m, hc_platform_t **p)
+/* coll of m bytes on platform `spec`, loaded into *p */
+static hc_problem_t *platform_problem(const char *spec, hc_coll_t coll, uint64_t m,
+                                      hc_platform_t **p)
 {
-    assert_int_equal(
-        hc_platform_load(HC_TEST_DATA "/../../bench/grid/platforms/fat-tree-3to1.json", p), HC_OK);
+    assert_int_equal(hc_platform_load(spec, p), HC_OK);
     hc_problem_spec_t sp;
     hc_problem_spec_init(&sp, coll);
     sp.platform = *p;
@@ -239,6 +240,18 @@ static hc_problem_t *fat_tree_problem(hc_coll_t coll, uint64_t m, hc_platform_t 
     hc_problem_t *pb = NULL;
     assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
     return pb;
+}
+
+static hc_problem_t *fat_tree_problem(hc_coll_t coll, uint64_t m, hc_platform_t **p)
+{
+    return platform_problem(HC_TEST_DATA "/../../bench/grid/platforms/fat-tree-3to1.json", coll, m,
+                            p);
+}
+
+/* the 3-site grid of the acceptance: 63 ranks interleaved, 100 Mb/s uplinks, 10 ms apart */
+static hc_problem_t *sites_problem(hc_coll_t coll, uint64_t m, hc_platform_t **p)
+{
+    return platform_problem("random:sites:sites=3:nodes=21:interleave=1", coll, m, p);
 }
 
 /* Small pieces keep their windows: a 4 KiB-segment pipeline on a NIC-bound two-level fat
@@ -368,6 +381,76 @@ static void test_two_tree_window(void **state)
     hc_platform_destroy(p);
 }
 
+/* Ramped pieces: on the 3-site grid (63 ranks interleaved, 100 Mb/s uplinks shared by both
+ * directions, 10 ms between sites) the root keeps a window of equal pieces in flight over its
+ * uplink; in fair sharing they complete together and the uplink idles a latency before the
+ * next window flows (1 MiB in 16 KiB pieces: 1.40x the cut bound). Pieces that grow over the
+ * first 8 and shrink over the last 8 complete one after another (SMPI: 0.172 s -> 0.141 s). */
+static void test_multitree_ramp(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    const uint64_t m = 1u << 20;
+    hc_problem_t *pb = sites_problem(HC_COLL_BCAST, m, &p);
+    hc_algo_opts_t o;
+    hc_algo_opts_init(&o);
+    o.segment_bytes = 16384;
+    hc_schedule_t *flat = NULL, *ramp = NULL;
+    assert_int_equal(hc_schedule_compute(pb, "multitree", &o, &flat), HC_OK);
+    o.ramp_pieces = 8;
+    assert_int_equal(hc_schedule_compute(pb, "multitree", &o, &ramp), HC_OK);
+    assert_int_equal(hc_schedule_validate(ramp, pb), HC_OK);
+    const uint32_t K = ramp->n_segments;
+    assert_int_equal(K, flat->n_segments);
+    assert_int_equal(K, 64);
+    /* every event of a piece carries the same size; the sizes follow min(j + 1, 8, K - j) */
+    uint64_t size[64] = {0}, sum = 0;
+    for (size_t i = 0; i < ramp->n_events; i++) {
+        const hc_event_t *e = &ramp->events[i];
+        assert_true(e->seg < K);
+        if (size[e->seg])
+            assert_int_equal(size[e->seg], e->bytes);
+        size[e->seg] = e->bytes;
+    }
+    for (uint32_t j = 0; j < K; j++) {
+        uint32_t w = j + 1 < 8 ? j + 1 : 8;
+        w = K - j < w ? K - j : w;
+        assert_true(size[j] > 0);
+        /* within one byte of m x weight / 456 (the weights' sum) */
+        double want = (double)m * w / 456.0;
+        assert_true(fabs((double)size[j] - want) <= 1.0);
+        sum += size[j];
+    }
+    assert_int_equal(sum, m);
+    double bound, t_flat = flow_time(pb, flat), t_ramp = flow_time(pb, ramp);
+    assert_int_equal(hc_flows_bcast_bound(p, 0, (double)m, &bound), HC_OK);
+    printf("multitree 1 MiB, 16 KiB pieces: equal %.4f s, ramped over 8 %.4f s, bound %.4f s\n",
+           t_flat, t_ramp, bound);
+    assert_true(t_ramp >= bound * (1 - 1e-9));
+    assert_true(t_ramp < 0.9 * t_flat);
+    assert_true(t_ramp <= 1.2 * bound);
+    /* a ramp longer than half the pieces, or one the message cannot fill, stays valid */
+    const uint64_t tiny[] = {40, 4096};
+    for (size_t x = 0; x < 2; x++) {
+        hc_platform_t *p2 = NULL;
+        hc_problem_t *pb2 = sites_problem(HC_COLL_BCAST, tiny[x], &p2);
+        hc_algo_opts_t o2;
+        hc_algo_opts_init(&o2);
+        o2.segment_bytes = x ? 16 : 1;
+        o2.ramp_pieces = 64;
+        hc_schedule_t *t = NULL;
+        assert_int_equal(hc_schedule_compute(pb2, "multitree", &o2, &t), HC_OK);
+        assert_int_equal(hc_schedule_validate(t, pb2), HC_OK);
+        hc_schedule_destroy(t);
+        hc_problem_destroy(pb2);
+        hc_platform_destroy(p2);
+    }
+    hc_schedule_destroy(flat);
+    hc_schedule_destroy(ramp);
+    hc_problem_destroy(pb);
+    hc_platform_destroy(p);
+}
+
 /* Reduction windows per node: on the 3-site grid (63 ranks, 10 ms between sites) the multitree
  * reduction of 1 MiB in 16 KiB pieces keeps 2 pieces in flight inside the sites and enough to
  * cover the WAN on the coordinators' edges; a window sized by the WAN for every node filled
@@ -377,13 +460,7 @@ static void test_reduce_node_windows(void **state)
     (void)state;
     hc_platform_t *p = NULL;
     const uint64_t m = 1u << 20;
-    assert_int_equal(hc_platform_load("random:sites:sites=3:nodes=21:interleave=1", &p), HC_OK);
-    hc_problem_spec_t sp;
-    hc_problem_spec_init(&sp, HC_COLL_REDUCE);
-    sp.platform = p;
-    sp.msg_bytes = m;
-    hc_problem_t *pb = NULL;
-    assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
+    hc_problem_t *pb = sites_problem(HC_COLL_REDUCE, m, &p);
     hc_algo_opts_t o;
     hc_algo_opts_init(&o);
     o.segment_bytes = 16384;
@@ -574,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_small_pieces_stream),
         cmocka_unit_test(test_two_tree_shape),
         cmocka_unit_test(test_two_tree_window),
+        cmocka_unit_test(test_multitree_ramp),
         cmocka_unit_test(test_reduce_node_windows),
         cmocka_unit_test(test_reduce_two_tree),
         cmocka_unit_test(test_reduce_small_segments),

@@ -32,6 +32,8 @@ static void help(FILE *f, int coll)
             "                               auto: when it has two clusters or more)\n"
             "  --segment SIZE               bcast pipelined algorithms: segment size (default:\n"
             "                               the best predicted m/2^i)\n"
+            "  --ramp N                     bcast multitree: the first and last N pieces grow\n"
+            "                               and shrink linearly (0-64; default 0: equal)\n"
             "  --alpha A                    bcast TTCC switch cost (fraction of mean edge;\n"
             "                               default 0)\n"
             "  --verbose                    more detail in the note (default off)\n"

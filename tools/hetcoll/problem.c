@@ -188,6 +188,10 @@ int cli_popts_handle(cli_popts_t *o, const char *cmd, int code, const char *arg)
         if (cli_parse_size(arg, &o->algo.segment_bytes) != 0)
             return bad_value(cmd, "segment", arg, "expected a whole number of bytes such as 64KiB");
         return CLI_OK;
+    case POPT_RAMP:
+        if (cli_parse_u32(arg, &o->algo.ramp_pieces) != 0 || o->algo.ramp_pieces > 64)
+            return bad_value(cmd, "ramp", arg, "expected a number of pieces from 0 to 64");
+        return CLI_OK;
     case POPT_VERBOSE:
         o->algo.verbose = 1;
         return CLI_OK;

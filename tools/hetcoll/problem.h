@@ -31,6 +31,7 @@ enum {
     POPT_HIERARCHY,
     POPT_ALPHA,
     POPT_SEGMENT,
+    POPT_RAMP,
     POPT_VERBOSE,
     POPT_LAST
 };
@@ -55,6 +56,7 @@ enum {
         {"hierarchy", required_argument, NULL, POPT_HIERARCHY},                                    \
         {"alpha", required_argument, NULL, POPT_ALPHA},                                            \
         {"segment", required_argument, NULL, POPT_SEGMENT},                                        \
+        {"ramp", required_argument, NULL, POPT_RAMP},                                              \
     {                                                                                              \
         "verbose", no_argument, NULL, POPT_VERBOSE                                                 \
     }

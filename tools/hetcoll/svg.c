@@ -190,13 +190,22 @@ static int diagram_init(diagram_t *d, const hc_schedule_t *s, const hc_platform_
     if (d->plat && !d->map && hc_platform_size(d->plat) != d->P)
         d->plat = NULL; /* not the schedule's platform */
     /* a segmented broadcast may also send the whole message (hierarchical: between
-     * clusters): the largest events, when larger than some other */
-    uint64_t bmin = UINT64_MAX, bmax = 0;
+     * clusters): the largest events, when larger than some other and at least the pieces'
+     * sum (ramped pieces differ in size: their largest is not the whole message) */
+    uint64_t bmin = UINT64_MAX, bmax = 0, pieces = 0;
+    uint64_t *piece = s->n_segments > 1 ? calloc(s->n_segments, sizeof *piece) : NULL;
     for (size_t i = 0; i < s->n_events; i++) {
-        bmin = s->events[i].bytes < bmin ? s->events[i].bytes : bmin;
-        bmax = s->events[i].bytes > bmax ? s->events[i].bytes : bmax;
+        const hc_event_t *e = &s->events[i];
+        bmin = e->bytes < bmin ? e->bytes : bmin;
+        bmax = e->bytes > bmax ? e->bytes : bmax;
+        if (piece && e->seg < s->n_segments && (!piece[e->seg] || e->bytes < piece[e->seg]))
+            piece[e->seg] = e->bytes;
     }
-    d->whole_bytes = s->n_segments > 1 && bmax > bmin ? bmax : UINT64_MAX;
+    for (uint32_t j = 0; piece && j < s->n_segments; j++)
+        pieces += piece[j];
+    d->whole_bytes =
+        s->n_segments > 1 && bmax > bmin && (!piece || bmax >= pieces) ? bmax : UINT64_MAX;
+    free(piece);
     d->side[0] = "sending side";
     d->side[1] = "receiving side";
     uint32_t P = d->P;
