@@ -19,7 +19,7 @@ if(HC_MPICC_MPICH AND NOT HETCOLL_SANITIZE)
   add_custom_command(OUTPUT ${HC_PMPI_MPICH}
     COMMAND ${HC_MPICC_MPICH} -shared -fPIC -O2 -std=c11 -I${PROJECT_SOURCE_DIR}/include
             -I${PROJECT_SOURCE_DIR}/src -o ${HC_PMPI_MPICH} ${PROJECT_SOURCE_DIR}/src/mpi/pmpi.c
-            ${HC_MPI_RUNTIME_SOURCES} $<TARGET_FILE:hetcoll_static> -ljansson -lm
+            ${HC_MPI_RUNTIME_SOURCES} $<TARGET_FILE:hetcoll_static> -ljansson -lClp -lCoinUtils -lm
             -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/pmpi.map
     DEPENDS ${PROJECT_SOURCE_DIR}/src/mpi/pmpi.c ${HC_MPI_RUNTIME_SOURCES}
             ${PROJECT_SOURCE_DIR}/src/mpi/mpi_internal.h ${PROJECT_SOURCE_DIR}/cmake/pmpi.map

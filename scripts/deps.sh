@@ -4,7 +4,7 @@
 set -euo pipefail
 # librsvg2-bin: rsvg-convert, which turns the SVG pictures into PNG (--png of demo and experiment ttcc)
 # groff-base: groff, which tests/cli/test_man.sh formats the man pages with
-HC_PKGS="gcc cmake ninja-build pkg-config libjansson-dev libcmocka-dev openmpi-bin libopenmpi-dev mpich libmpich-dev iproute2 libsimgrid-dev time librsvg2-bin groff-base"
+HC_PKGS="gcc cmake ninja-build pkg-config libjansson-dev coinor-libclp-dev libcmocka-dev openmpi-bin libopenmpi-dev mpich libmpich-dev iproute2 libsimgrid-dev time librsvg2-bin groff-base"
 hc_install_deps() {
     local missing=()
     for p in $HC_PKGS "$@"; do

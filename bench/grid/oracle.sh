@@ -222,7 +222,9 @@ run_gb() {
 assemble() {
     local s=$1 f run
     {
-        for f in $(ls "$OUT/$s"/sel-*.raw "$OUT/$s"/hetcoll.raw 2>/dev/null; ls -v "$OUT/$s"/native-*.raw 2>/dev/null); do
+        # hetcoll's run first: a row's bound is the first one read, and with ORACLE_RUNS=hetcoll
+        # that run is the newest
+        for f in $(ls "$OUT/$s"/hetcoll.raw "$OUT/$s"/sel-*.raw 2>/dev/null; ls -v "$OUT/$s"/native-*.raw 2>/dev/null); do
             run=$(basename "$f" .raw)
             case $run in
             hetcoll) awk -F'\t' -v OFS='\t' '{ print $1, $2, $3, "hetcoll", "hetcoll", $4, $15, $7, "ok" }' "$f"

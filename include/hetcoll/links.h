@@ -93,7 +93,10 @@ int hc_flows_run(const hc_platform_t *p, const hc_flow_opts_t *opts, const hc_fl
  * crossing it divided by its capacity, and of one transfer's latency + bytes / bottleneck; and
  * per link, for every latency L, L + the bytes of the transfers crossing it whose route
  * latency is at least L over its capacity (a transfer carries nothing before its latency;
- * up to about 1M transfer-link pairs). */
+ * up to about 1M transfer-link pairs); and the time-indexed LP that couples the links: each
+ * transfer's bytes flow at any rates after its latency, every link within its capacity at
+ * every moment, the least makespan (COIN-OR Clp's simplex; release times rounded down to at most 12
+ * distinct values; skipped above 400000 matrix entries). */
 int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out);
 
 /* Cut bound of a broadcast (or, mirrored, a reduction) of m bytes from `root` on p's links,

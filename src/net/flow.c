@@ -366,6 +366,11 @@ int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out)
      * terms below; skipped (the plain terms only) beyond 4M entries */
     size_t n_ent = 0, cap_ent = (size_t)p->P * p->P * 4 + 1;
     lat_load_t *ent = cap_ent <= ((size_t)1 << 22) ? hc__malloc(cap_ent, sizeof *ent) : NULL;
+    /* the LP's transfers (flow_lp.c): release, bytes, resources ent[off[f] .. off[f+1]) */
+    size_t n_fl = 0, n_pairs = (size_t)p->P * p->P;
+    double *rel = ent ? hc__malloc(n_pairs + 1, sizeof *rel) : NULL;
+    double *fb = ent ? hc__malloc(n_pairs + 1, sizeof *fb) : NULL;
+    size_t *foff = ent ? hc__malloc(n_pairs + 1, sizeof *foff) : NULL;
     double lb = 0;
     int rc = HC_OK;
     for (uint32_t i = 0; i < p->P && rc == HC_OK; i++)
@@ -399,6 +404,11 @@ int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out)
             }
             if (lat + b / bw > lb)
                 lb = lat + b / bw;
+            if (ent && rel && fb && foff) {
+                rel[n_fl] = lat;
+                fb[n_fl] = b;
+                foff[n_fl++] = n_ent;
+            }
             for (uint32_t q = 0; ent && q < ns; q++) {
                 if (n_ent == cap_ent) {
                     lat_load_t *ne = realloc(ent, 2 * cap_ent * sizeof *ne);
@@ -416,6 +426,21 @@ int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out)
     for (size_t r = 0; rc == HC_OK && r < n_r; r++)
         if (load[r] / p->links[r >> 1].bw > lb)
             lb = load[r] / p->links[r >> 1].bw;
+    /* the LP over every transfer's intervals after its latency (flow_lp.c), before the sort */
+    if (rc == HC_OK && ent && rel && fb && foff) {
+        foff[n_fl] = n_ent;
+        uint32_t *res = hc__malloc(n_ent + 1, sizeof *res);
+        double lp = 0;
+        for (size_t q = 0; res && q < n_ent; q++)
+            res[q] = ent[q].res;
+        if (res && hc__flows_lp_bound(p, n_fl, rel, fb, foff, res, &lp) == HC_OK && lp > lb)
+            lb = lp;
+        free(res);
+        hc_error_clear();
+    }
+    free(rel);
+    free(fb);
+    free(foff);
     /* A flow carries no byte before its route's latency: the flows of latency >= L on a
      * resource need L + their bytes / its capacity, for every L. */
     if (rc == HC_OK && ent) {

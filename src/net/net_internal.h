@@ -108,4 +108,12 @@ int hc__platform_simgrid(const char *spec, hc_platform_t **out);
 /* Comma-separated generator names, e.g. "gusto, two-cluster, uniform, grid". */
 const char *hc__platform_random_names(void);
 
+/* The time-indexed LP bound (flow_lp.c) of n transfers: transfer f carries bytes[f] after
+ * rel[f] (its route's latency) over the resources res[off[f] .. off[f+1]) (resource ids as
+ * flow.c numbers them, < 2 x links), each resource carrying at most its link's capacity at
+ * any time. *out = the least makespan (Clp's dual simplex, lowered by 1e-6 for its tolerance), or
+ * 0 when the LP is too large (over 400000 entries) or unsolved. */
+int hc__flows_lp_bound(const hc_platform_t *p, size_t n, const double *rel, const double *bytes,
+                       const size_t *off, const uint32_t *res, double *out);
+
 #endif
