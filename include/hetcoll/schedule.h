@@ -218,7 +218,10 @@ int hc_lower_bound(const hc_problem_t *pb, double *out);
 
 /* Messages `node` keeps in flight in a total exchange or a segmented broadcast, in planned
  * order: 1 + floor(the largest latency of its messages / their median transfer time), at most
- * HC_EXEC_MAX_WINDOW, so that transfers cover a latency (send q is posted once send q - window
+ * HC_EXEC_MAX_WINDOW, or, when the largest bandwidth-delay product of its messages needs more
+ * of its largest messages in flight, at most 1 + ceil(that product / their bytes) (up to
+ * HC_EXEC_MAX_BDP_WINDOW; grid5000's WAN, 5.3 ms at 125 MB/s, needs 42 pieces of 16 KiB),
+ * so that transfers cover a latency (send q is posted once send q - window
  * completed, and, in a broadcast, once its segment arrived and send q - 1 was posted); 0 (all
  * at once) when every message of the node is at most HC_EXEC_SMALL_BYTES: their order hardly
  * matters and waiting for each costs more than it saves. A segmented broadcast keeps its
@@ -227,6 +230,7 @@ int hc_lower_bound(const hc_problem_t *pb, double *out);
  * all its receives at once (*recv_window = 0). (Small whole-message broadcast sends are
  * likewise posted at once; larger whole-message ones one at a time.) */
 #define HC_EXEC_MAX_WINDOW 16
+#define HC_EXEC_MAX_BDP_WINDOW 256 /* (API 9) */
 #define HC_EXEC_SMALL_BYTES 4096
 /* A schedule's own window (s->window) replaces the rule; a segmented broadcast's is a floor on
  * each node's send window instead (a WAN sender keeps what covers its latency), and its
@@ -248,7 +252,8 @@ uint64_t hc_schedule_reduce_segment(const hc_schedule_t *s, const hc_platform_t 
 uint32_t hc_schedule_reduce_window(const hc_schedule_t *s, const hc_platform_t *p);
 /* The segments `node` keeps in flight per edge (sent to its parent, posted from each child),
  * what the runtime and the flow replay use: 1 + ceil(the largest bandwidth-delay product of
- * the node's own edges / segment), between 2 and HC_EXEC_MAX_WINDOW; 2 for one tree in its
+ * the node's own edges / segment), between 2 and HC_EXEC_MAX_BDP_WINDOW (API 9; before, at
+ * most HC_EXEC_MAX_WINDOW: grid5000's WAN left idle); 2 for one tree in its
  * default segments. A window sized by the schedule's largest BDP gave a rack's chain as many
  * pieces in flight as the WAN needs, which then shared each NIC and arrived together (1 MiB
  * on the 3-site grid in 16 KiB pieces: 0.218 s in the flow model, 0.155 s with node windows).

@@ -12,30 +12,44 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The cap of a window: HC_EXEC_MAX_WINDOW, raised to 1 + ceil(bdp / bytes) (at most
+ * HC_EXEC_MAX_BDP_WINDOW) when the largest bandwidth-delay product of the node's messages
+ * needs more of its largest messages in flight. */
+static double window_cap(double bdp, double bytes)
+{
+    double w = bytes > 0 ? 1.0 + ceil(bdp / bytes) : 0.0;
+    return w <= HC_EXEC_MAX_WINDOW       ? HC_EXEC_MAX_WINDOW
+           : w >= HC_EXEC_MAX_BDP_WINDOW ? HC_EXEC_MAX_BDP_WINDOW
+                                         : w;
+}
+
 /* One side's window; t: scratch of n entries. */
 static uint32_t window(const hc_platform_t *p, const hc_schedule_t *s, uint32_t me, int receiving,
                        size_t n, double *t)
 {
     if (n < 2)
         return 1;
-    double lmax = 0.0;
+    double lmax = 0.0, bdp = 0.0, bmax = 0.0;
     size_t k = 0;
     for (size_t i = 0; i < s->n_events; i++) {
         const hc_event_t *e = &s->events[i];
         if ((receiving ? e->dst : e->src) != me)
             continue;
         uint32_t a = receiving ? e->src : me, b = receiving ? me : e->dst;
-        double L = hc_platform_latency(p, a, b);
-        t[k++] = (double)e->bytes / hc_platform_bandwidth(p, a, b);
+        double L = hc_platform_latency(p, a, b), bw = hc_platform_bandwidth(p, a, b);
+        t[k++] = (double)e->bytes / bw;
         if (L > lmax)
             lmax = L;
+        bdp = L * bw > bdp ? L * bw : bdp;
+        bmax = (double)e->bytes > bmax ? (double)e->bytes : bmax;
     }
     qsort(t, n, sizeof *t, cmp_double);
     /* a broadcast node alternates fast and slow sends (its site, other sites): the window
      * covers the largest latency with the quickest transfers */
     double tmed = s->coll == HC_COLL_BCAST ? t[0] : t[n / 2];
-    double w = tmed > 0 ? 1.0 + floor(lmax / tmed) : (double)HC_EXEC_MAX_WINDOW;
-    return w >= HC_EXEC_MAX_WINDOW ? HC_EXEC_MAX_WINDOW : (uint32_t)w;
+    const double cap = window_cap(bdp, bmax);
+    double w = tmed > 0 ? 1.0 + floor(lmax / tmed) : cap;
+    return w >= cap ? (uint32_t)cap : (uint32_t)w;
 }
 
 int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,
@@ -131,8 +145,9 @@ uint32_t hc_schedule_reduce_node_window(const hc_schedule_t *s, const hc_platfor
             hc_platform_bandwidth(p, e->src, e->dst) * hc_platform_latency(p, e->src, e->dst);
         bdp = b > bdp ? b : bdp;
     }
-    double w = 1.0 + ceil(bdp / (double)hc_schedule_reduce_segment(s, p));
-    return w >= HC_EXEC_MAX_WINDOW ? HC_EXEC_MAX_WINDOW : w < 2 ? 2 : (uint32_t)w;
+    const double seg = (double)hc_schedule_reduce_segment(s, p), cap = window_cap(bdp, seg);
+    double w = 1.0 + ceil(bdp / seg);
+    return w >= cap ? (uint32_t)cap : w < 2 ? 2 : (uint32_t)w;
 }
 
 uint32_t hc_schedule_reduce_window(const hc_schedule_t *s, const hc_platform_t *p)
