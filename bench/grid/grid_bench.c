@@ -29,10 +29,10 @@
  * median over N reps of max over ranks (t_end - t_start), each rep started by a barrier (the
  * runtime's occasional checks, e.g. whether alltoallv sizes changed, fall outside the median).
  * bound_s: a lower bound on any schedule's time on the platform's links (nan without routes):
- * bcast the cut bound hc_flows_bcast_bound; reduce the same on the platform with every route
- * reversed (the mirror: each site's data leaves through the links all routes out of it share,
- * which on split-duplex links are the other direction); a2a-* and redist hc_flows_bound on the
- * op's byte matrix (every link's load over its capacity, one transfer's own time).
+ * bcast the cut bound hc_flows_bcast_bound; reduce hc_flows_reduce_bound, the same with every
+ * route reversed (the mirror: each site's data leaves through the links all routes out of it
+ * share, which on split-duplex links are the other direction); a2a-* and redist hc_flows_bound
+ * on the op's byte matrix (the links' loads, latencies and the LP over all links).
  * Results are checked: every timed call (hetcoll's and the native's) fills its own data
  * pattern, consecutive calls differing in every byte, and checks every rank's result after
  * the call (outside the timing); a wrong one prints "grid_bench: wrong result: ..." naming the
@@ -409,46 +409,6 @@ done:
     return out;
 }
 
-/* The platform with every route reversed: (i, j) takes (j, i)'s links in the opposite order and
- * direction. A reduction on p is a broadcast on it (the mirror), so its cut bound is this
- * platform's broadcast bound. NULL on failure. */
-static hc_platform_t *reversed_routes(const hc_platform_t *p)
-{
-    hc_platform_t *r = NULL;
-    uint32_t P = hc_platform_size(p);
-    size_t cap = 0;
-    hc_hop_t *h = NULL, *rev = NULL;
-    int ok = hc_platform_clone(p, &r) == HC_OK;
-    for (uint32_t i = 0; ok && i < P; i++)
-        for (uint32_t j = 0; ok && j < P; j++) {
-            size_t n = i == j ? 0 : hc_platform_route(p, j, i, NULL, 0);
-            if (n == 0)
-                continue;
-            if (n > cap) {
-                free(h);
-                free(rev);
-                cap = n;
-                h = malloc(sizeof *h * cap);
-                rev = malloc(sizeof *rev * cap);
-                if (!h || !rev) {
-                    ok = 0;
-                    break;
-                }
-            }
-            hc_platform_route(p, j, i, h, cap);
-            for (size_t k = 0; k < n; k++)
-                rev[k] = (hc_hop_t){h[n - 1 - k].link, (uint8_t)!h[n - 1 - k].down};
-            ok = hc_platform_set_route(r, i, j, n, rev) == HC_OK;
-        }
-    free(h);
-    free(rev);
-    if (!ok) {
-        hc_platform_destroy(r);
-        return NULL;
-    }
-    return r;
-}
-
 /* bound_s of the row (see the header): NAN when the platform has no routes. */
 static double link_bound(const bench_t *b, const hc_platform_t *pl, const int *cl)
 {
@@ -460,10 +420,8 @@ static double link_bound(const bench_t *b, const hc_platform_t *pl, const int *c
         if (hc_flows_bcast_bound(pl, 0, (double)b->size, &lb) != HC_OK)
             lb = NAN;
     } else if (strcmp(b->kind, "reduce") == 0) {
-        hc_platform_t *r = reversed_routes(pl);
-        if (!r || hc_flows_bcast_bound(r, 0, (double)b->size, &lb) != HC_OK)
+        if (hc_flows_reduce_bound(pl, 0, (double)b->size, &lb) != HC_OK)
             lb = NAN;
-        hc_platform_destroy(r);
     } else {
         double *bytes = calloc((size_t)P * P, sizeof *bytes);
         if (!bytes)

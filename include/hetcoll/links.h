@@ -108,11 +108,14 @@ int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out);
  * node: every receiver takes m in through the links common to all routes into it (its NIC),
  * plus the shortest latency path from the root to it (no flow into it carries bytes before
  * the first byte can arrive), and the root lets m out through the links common to its routes
- * out, plus the smallest latency of those routes. (A link has one capacity per direction and
- * the platforms' routes are symmetric, so the mirror is the same bound.)
+ * out, plus the smallest latency of those routes.
  * Without clusters, or when no link is common to a site's routes, only the terms that exist
  * count. */
 int hc_flows_bcast_bound(const hc_platform_t *p, uint32_t root, double m, double *out);
+/* Cut bound of a reduction of m bytes to `root`: the broadcast bound on p with every route
+ * reversed (route i -> j takes j -> i's links in the opposite order and direction), the mirror
+ * of the reduction; the same as the broadcast's when the routes are symmetric. (API 9) */
+int hc_flows_reduce_bound(const hc_platform_t *p, uint32_t root, double m, double *out);
 
 #ifdef __cplusplus
 }

@@ -587,15 +587,25 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
             rc = plan_schedules(pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched,
                                 search_limit(c, forced), hc_platform_has_routes(c->platform),
                                 c->flow_smpi);
+        /* on links the prediction is the flow model's: its bound is the link bound (the
+         * problem's per-pair bound is 003's whole-message model, which pipelines beat) */
+        double lb = rc == HC_OK ? cand[0]->lower_bound : NAN;
+        const char *lb_name = "lower bound";
+        if (rc == HC_OK && c->opts.verbose && hc_platform_has_routes(c->platform) &&
+            (coll == HC_COLL_BCAST || coll == HC_COLL_REDUCE) &&
+            (coll == HC_COLL_BCAST ? hc_flows_bcast_bound : hc_flows_reduce_bound)(
+                pb->platform, pb->root, (double)pb->msg_bytes, &lb) == HC_OK)
+            lb_name = "link bound";
+        hc_error_clear();
         hc_problem_destroy(pb);
         if (rc != HC_OK) {
             err = hc__fail(hc__mpi_err(rc), "planning %s with %s on %d ranks failed: %s",
                            hc_coll_name(coll), algo, c->size, hc_error_detail());
             n_sched = 0;
         } else {
-            hc__log(c, "%s: planned in %.3g s: %s (predicted %.6g s, lower bound %.6g s)",
+            hc__log(c, "%s: planned in %.3g s: %s (predicted %.6g s, %s %.6g s)",
                     hc_coll_name(coll), hc__now() - t0, cand[0]->algorithm, cand[0]->makespan,
-                    cand[0]->lower_bound);
+                    lb_name, lb);
         }
     }
     err = hc__agree(c->comm, err);

@@ -620,3 +620,45 @@ int hc_flows_bcast_bound(const hc_platform_t *p, uint32_t root, double m, double
     *out = lb > nodes ? lb : nodes;
     return HC_OK;
 }
+
+int hc_flows_reduce_bound(const hc_platform_t *p, uint32_t root, double m, double *out)
+{
+    if (!p || !out || root >= p->P || !(m >= 0))
+        return hc__error(HC_ERR_INVAL, "hc_flows_reduce_bound: NULL argument, root out of range "
+                                       "or negative size");
+    *out = 0;
+    if (!hc_platform_has_routes(p) || p->P < 2)
+        return HC_OK;
+    hc_platform_t *r = NULL;
+    HC__TRY(hc_platform_clone(p, &r));
+    size_t cap = 0;
+    hc_hop_t *h = NULL, *rev = NULL;
+    int rc = HC_OK;
+    for (uint32_t i = 0; rc == HC_OK && i < p->P; i++)
+        for (uint32_t j = 0; rc == HC_OK && j < p->P; j++) {
+            size_t n = i == j ? 0 : hc_platform_route(p, j, i, NULL, 0);
+            if (n == 0)
+                continue;
+            if (n > cap) {
+                free(h);
+                free(rev);
+                cap = n;
+                h = hc__malloc(cap, sizeof *h);
+                rev = hc__malloc(cap, sizeof *rev);
+                if (!h || !rev) {
+                    rc = hc__error(HC_ERR_NOMEM, "out of memory in the reduction's cut bound");
+                    break;
+                }
+            }
+            hc_platform_route(p, j, i, h, cap);
+            for (size_t k = 0; k < n; k++)
+                rev[k] = (hc_hop_t){h[n - 1 - k].link, (uint8_t)!h[n - 1 - k].down};
+            rc = hc_platform_set_route(r, i, j, n, rev);
+        }
+    free(h);
+    free(rev);
+    if (rc == HC_OK)
+        rc = hc_flows_bcast_bound(r, root, m, out);
+    hc_platform_destroy(r);
+    return rc;
+}

@@ -632,6 +632,37 @@ static void test_flows_bound_latency(void **state)
     hc_platform_destroy(p);
 }
 
+/* The reduction's cut bound is the broadcast's on the routes reversed: the same on symmetric
+ * routes; when the root's routes out cross a slow link that the routes into it do not, the
+ * broadcast is bounded by the slow link and the reduction is not. */
+static void test_reduce_bound_mirror(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_load("random:sites:sites=2:nodes=2", &p), HC_OK);
+    const double m = 1e6;
+    double b, r;
+    assert_int_equal(hc_flows_bcast_bound(p, 0, m, &b), HC_OK);
+    assert_int_equal(hc_flows_reduce_bound(p, 0, m, &r), HC_OK);
+    assert_true(b > 0 && fabs(b - r) <= 1e-12 * b);
+    uint32_t slow;
+    assert_int_equal(hc_platform_add_link(p, "slow", 1e5, 1e-3, HC_LINK_SHARED, &slow), HC_OK);
+    for (uint32_t j = 1; j < hc_platform_size(p); j++) {
+        hc_hop_t h[16];
+        size_t n = hc_platform_route(p, 0, j, h, 15);
+        assert_true(n >= 1 && n < 15);
+        h[n++] = (hc_hop_t){slow, 0};
+        assert_int_equal(hc_platform_set_route(p, 0, j, n, h), HC_OK);
+    }
+    assert_int_equal(hc_flows_bcast_bound(p, 0, m, &b), HC_OK);
+    assert_int_equal(hc_flows_reduce_bound(p, 0, m, &r), HC_OK);
+    printf("slow link out of the root: broadcast bound %.4f s, reduction bound %.4f s\n", b, r);
+    assert_true(b >= m / 1e5 && r < 0.1 * b);
+    double bad;
+    assert_int_equal(hc_flows_reduce_bound(p, 99, m, &bad), HC_ERR_INVAL);
+    hc_platform_destroy(p);
+}
+
 /* Makespan of the transfers `bytes` (P x P) in the flow model, transfer k started at start[k]
  * (NULL: all at 0). */
 static double flows_makespan(const hc_platform_t *p, const double *bytes, const double *start)
@@ -785,6 +816,7 @@ int main(void)
         cmocka_unit_test(test_reduce_small_segments),
         cmocka_unit_test(test_flows_bound_latency),
         cmocka_unit_test(test_flows_bound_lp),
+        cmocka_unit_test(test_reduce_bound_mirror),
         cmocka_unit_test(test_post_all_alltoall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -246,7 +246,8 @@ static int links_note(const hc_problem_t *pb, hc_schedule_t *s)
     double flow = r->makespan, lb = NAN;
     hc_sim_result_destroy(r);
     if (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE) {
-        st = hc_flows_bcast_bound(pb->platform, pb->root, (double)pb->msg_bytes, &lb);
+        st = (pb->coll == HC_COLL_BCAST ? hc_flows_bcast_bound : hc_flows_reduce_bound)(
+            pb->platform, pb->root, (double)pb->msg_bytes, &lb);
         if (st != HC_OK)
             return st;
         if (!(lb > 0))
