@@ -145,9 +145,9 @@ uint32_t hc_schedule_reduce_node_window(const hc_schedule_t *s, const hc_platfor
             hc_platform_bandwidth(p, e->src, e->dst) * hc_platform_latency(p, e->src, e->dst);
         bdp = b > bdp ? b : bdp;
     }
-    const double seg = (double)hc_schedule_reduce_segment(s, p), cap = window_cap(bdp, seg);
-    double w = 1.0 + ceil(bdp / seg);
-    return w >= cap ? (uint32_t)cap : w < 2 ? 2 : (uint32_t)w;
+    /* 1 + the product in segments, at most HC_EXEC_MAX_BDP_WINDOW */
+    double w = 1.0 + ceil(bdp / (double)hc_schedule_reduce_segment(s, p));
+    return w >= HC_EXEC_MAX_BDP_WINDOW ? HC_EXEC_MAX_BDP_WINDOW : w < 2 ? 2 : (uint32_t)w;
 }
 
 uint32_t hc_schedule_reduce_window(const hc_schedule_t *s, const hc_platform_t *p)

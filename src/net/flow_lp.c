@@ -56,7 +56,7 @@ int hc__flows_lp_bound(const hc_platform_t *p, size_t n, const double *rel, cons
     double t[LP_MAX_BOUNDARIES];
     double *sorted = hc__malloc(n, sizeof *sorted);
     uint32_t *first = hc__malloc(n, sizeof *first);          /* each transfer's first interval */
-    int *row_of = hc__malloc(n_r ? n_r : 1, sizeof *row_of); /* resource -> its first row */
+    int *row_of = hc__calloc(n_r ? n_r : 1, sizeof *row_of); /* resource -> its first row */
     if (!sorted || !first || !row_of) {
         free(sorted);
         free(first);
@@ -77,8 +77,6 @@ int hc__flows_lp_bound(const hc_platform_t *p, size_t n, const double *rel, cons
         n_nz += (size_t)(nb - k) * (1 + off[f + 1] - off[f]);
     }
     int used = 0;
-    for (size_t r = 0; r < n_r; r++)
-        row_of[r] = 0;
     for (size_t f = 0; f < n; f++)
         for (size_t q = off[f]; q < off[f + 1]; q++)
             row_of[res[q]] = 1;
