@@ -467,7 +467,11 @@ static void run_op(bench_t *bb, const hc_platform_t *plat, const hc_comm_opts_t 
     /* A communicator per operation: each is measured as a job's steady workload, with a
      * planning budget of its own. None with --no-hetcoll: the native collective alone (its
      * MPI_Comm_dup runs collectives that a native algorithm under test may break). */
+    /* hetcoll reports errors through the communicator's handler: return them here, so that
+     * the one-line detail is printed (MPI_ERRORS_ARE_FATAL would abort without it) */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int err = no_hetcoll ? MPI_SUCCESS : hc_comm_create(MPI_COMM_WORLD, plat, o, &b.hc);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     if (err != MPI_SUCCESS) {
         if (b.me == 0)
             fprintf(stderr, "grid_bench: hc_comm_create failed (%d): %s\n", err, hc_error_detail());

@@ -73,13 +73,25 @@ typedef struct hc_flow_opts {
     uint32_t struct_size;    /* sizeof(hc_flow_opts_t), set by hc_flow_opts_init */
     double latency_factor;   /* latency multiplied by this (default 1; SimGrid's default 13.01) */
     double bandwidth_factor; /* capacities multiplied by this (default 1; SimGrid's 0.97) */
-    /* 1: SMPI's default size-dependent corrections (smpi/lat-factor, smpi/bw-factor of SimGrid
-     * 3.3x): a transfer of m bytes waits latency x lat(m) and its rate is at most its route's
-     * bottleneck x bw(m); e.g. m >= 65472 B: 11.6436 x the latency, 0.940694 x the bandwidth.
-     * Default 0. */
+    /* 1: SimGrid SMPI's default network model (SimGrid 3.32, network_cm02.cpp): a transfer of
+     * m bytes waits latency x lat(m) (smpi/lat-factor); it moves bw(m) bytes per unit of link
+     * capacity it uses (smpi/bw-factor), at most its route's bottleneck and TCP-gamma
+     * (4 MiB) / (2 x latency) units; it also loads its way back at 0.05 (network/crosstraffic:
+     * a shared link crossed both ways carries 1.05); links are shared in proportion to
+     * 1 / (route latency + 8775 x the sum of 1 / bandwidth over its links) (network/weight-S:
+     * a WAN flow gets little of a NIC next to LAN flows). lat and bw of the largest threshold
+     * below m, e.g. m > 65472 B: 11.6436 and 0.940694; 5776 < m <= 9376: 2.18796 and 1.08739
+     * (more than the link: SMPI's 8 KiB messages beat the plain link bound). Default 0. */
     int smpi_factors;
 } hc_flow_opts_t;
 void hc_flow_opts_init(hc_flow_opts_t *opts);
+
+/* The factors the flow model applies to a transfer of `bytes` under opts (NULL: the
+ * defaults): its route's latency is multiplied by *latency_factor and its rate is at most its
+ * route's bottleneck x *bandwidth_factor (with smpi_factors, also what it delivers per unit of
+ * link capacity). Either pointer may be NULL. (API 10) */
+void hc_flow_factors(const hc_flow_opts_t *opts, double bytes, double *latency_factor,
+                     double *bandwidth_factor);
 
 /* Time n concurrent transfers on p's routes: each waits its route's latency from its start,
  * then sends its bytes at the max-min fair rate of the links it crosses (recomputed whenever

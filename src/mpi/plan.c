@@ -111,10 +111,35 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
     return rc;
 }
 
-/* A segment variant replaces the algorithm's own choice only when predicted 5 % faster: the
+/* The runtime's variants of a schedule (segment sizes, windows, ramps) are all predicted and
+ * the fastest replaces the algorithm's own choice only when predicted 5 % faster than it: the
  * flow model's error on pipelined reductions reaches 15 % (16 MiB on the 3-site grid: a 128 KiB
- * variant predicted 1.999 s against 2.067 s ran 2.334 s against 1.955 s). */
+ * variant predicted 1.999 s against 2.067 s ran 2.334 s against 1.955 s). The fastest of all,
+ * not the first to beat the current choice by 5 %: that rule depended on the order of trial
+ * (grid5000, 1 MiB broadcast: 32 KiB pieces at 0.0273 s were kept over 16 KiB ones at 0.0260). */
 #define HC__VARIANT_GAIN 0.95
+
+/* Predicts t and keeps it in *best when faster than *best (or *best is NULL); else frees it. */
+static void offer(const hc_problem_t *pb, int smpi, hc_schedule_t *t, hc_schedule_t **best)
+{
+    if (flow_predict(pb, t, smpi) == HC_OK && (!*best || t->makespan < (*best)->makespan)) {
+        hc_schedule_destroy(*best);
+        *best = t;
+    } else {
+        hc_schedule_destroy(t);
+    }
+}
+
+/* The fastest variant replaces *s when predicted HC__VARIANT_GAIN faster. */
+static void settle(hc_schedule_t *best, hc_schedule_t **s)
+{
+    if (best && best->makespan < HC__VARIANT_GAIN * (*s)->makespan) {
+        hc_schedule_destroy(*s);
+        *s = best;
+    } else {
+        hc_schedule_destroy(best);
+    }
+}
 
 /* A segmented broadcast's segment size comes from its own per-pair model, which on a platform
  * with links misjudges what the pieces' sharing of the links costs (small pieces on a NIC-bound
@@ -125,29 +150,47 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
  * one the flow model predicts fastest in *s. The rule covers the largest latency with the
  * quickest transfers; a node that feeds two children which also receive from another parent
  * (two-tree) keeps its NIC busy only with more in flight (fat tree, 1 MiB in 4 KiB pieces:
- * 0.0153 s with the rule's window, 0.0101 s with 8). Not with SMPI's size-dependent factors
- * (HETCOLL_FLOW_MODEL=smpi): that model misses what many small pieces in flight cost (fat
- * tree, 64 KiB in 1 KiB pieces, a floor of 8: predicted 0.00098 s, SMPI 0.00276 s, where the
- * rule's choice ran 0.00228 s). */
+ * 0.0153 s with the rule's window, 0.0101 s with 8). Under SMPI's factors
+ * (HETCOLL_FLOW_MODEL=smpi) the floor tried is smpi_window's instead: the fixed floors were
+ * never kept there (fat tree 64 KiB and 1 MiB, 3-site grid 64 KiB: the same choices) and cost
+ * replays. */
 #define HC__WINDOW_TRY 8u
-static void keep_if_faster(const hc_problem_t *pb, int smpi, hc_schedule_t *t, hc_schedule_t **s)
-{
-    if (flow_predict(pb, t, smpi) == HC_OK && t->makespan < HC__VARIANT_GAIN * (*s)->makespan) {
-        hc_schedule_destroy(*s);
-        *s = t;
-    } else {
-        hc_schedule_destroy(t);
-    }
-}
-
 static void window_variant(const hc_problem_t *pb, int smpi, const hc_schedule_t *from,
-                           uint32_t window, hc_schedule_t **s)
+                           uint32_t window, hc_schedule_t **best)
 {
     hc_schedule_t *t = NULL;
     if (from->window != window && hc_schedule_clone(from, &t) == HC_OK) {
         t->window = window;
-        keep_if_faster(pb, smpi, t, s);
+        offer(pb, smpi, t, best);
     }
+}
+
+/* Under SMPI's factors (HETCOLL_FLOW_MODEL=smpi) a piece's latency and rate depend on its
+ * size (pieces of 5777 to 9376 B: 2.19 x the latency, 1.087 x the bandwidth), which the window
+ * rule (plain latency x bandwidth) does not see: 8 KiB pieces over the 3-site grid's WAN need
+ * 38 in flight where the rule gives 17 (1 MiB: predicted 0.317 s with 17, 0.231 s with 38,
+ * which SMPI ran in 0.231 s). The window that covers the largest bandwidth-delay product of
+ * s's sends with those factors, as a floor (0: no more than the rule's cap). */
+static uint32_t smpi_window(const hc_problem_t *pb, const hc_schedule_t *s)
+{
+    const hc_platform_t *p = pb->platform;
+    hc_flow_opts_t fo;
+    hc_flow_opts_init(&fo);
+    fo.smpi_factors = 1;
+    double need = 0;
+    for (size_t i = 0; p && i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        double b = e->bytes ? (double)e->bytes : (double)pb->msg_bytes, lf, bf;
+        if (!(b > 0))
+            continue;
+        hc_flow_factors(&fo, b, &lf, &bf);
+        double w = 1 + ceil(hc_platform_latency(p, e->src, e->dst) * lf *
+                            hc_platform_bandwidth(p, e->src, e->dst) * bf / b);
+        need = w > need ? w : need;
+    }
+    if (need <= HC_EXEC_MAX_WINDOW)
+        return 0;
+    return need >= HC_EXEC_MAX_BDP_WINDOW ? HC_EXEC_MAX_BDP_WINDOW : (uint32_t)need;
 }
 
 /* Bytes of a segmented broadcast's first piece (0: none). */
@@ -160,23 +203,24 @@ static uint64_t first_piece(const hc_schedule_t *s, uint64_t m)
 }
 
 /* An algorithm that ramps its pieces (opts->ramp_pieces: multitree) run again with a ramp of
- * HC__RAMP_TRY pieces at segment size seg (0: its own); `flat` is the same without the ramp.
- * NULL when the algorithm ignores the ramp (the same first piece: not worth a replay). The
- * caller offers it after `flat`, so that it must beat the equal pieces by the variant gain. */
+ * HC__RAMP_TRY pieces at segment size seg (0: its own) and offered when predicted
+ * HC__VARIANT_GAIN faster than `flat`, the same with equal pieces (predicted). Nothing when
+ * the algorithm ignores the ramp (the same first piece: not worth a replay). */
 #define HC__RAMP_TRY 8u
-static hc_schedule_t *ramp_variant(const hc_problem_t *pb, const char *name,
-                                   const hc_algo_opts_t *o, uint64_t seg, const hc_schedule_t *flat)
+static void ramp_offer(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
+                       uint64_t seg, int smpi, const hc_schedule_t *flat, hc_schedule_t **best)
 {
     hc_algo_opts_t v = *o;
     v.segment_bytes = seg ? seg : o->segment_bytes;
     v.ramp_pieces = HC__RAMP_TRY;
     hc_schedule_t *t = NULL;
-    if (hc_schedule_compute(pb, name, &v, &t) == HC_OK &&
-        first_piece(t, pb->msg_bytes) == first_piece(flat, pb->msg_bytes)) {
+    if (hc_schedule_compute(pb, name, &v, &t) != HC_OK ||
+        first_piece(t, pb->msg_bytes) == first_piece(flat, pb->msg_bytes) ||
+        flow_predict(pb, t, smpi) != HC_OK || !(t->makespan < HC__VARIANT_GAIN * flat->makespan)) {
         hc_schedule_destroy(t);
-        t = NULL;
+        return;
     }
-    return t;
+    offer(pb, smpi, t, best);
 }
 
 static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
@@ -189,11 +233,10 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
     const double cap = (*s)->n_events > 8192 ? (double)(*s)->n_events : 8192.0;
     const uint64_t tries[] = {2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16};
     const int floors = !smpi;
-    hc_schedule_t *r = ramp_variant(pb, name, o, 0, *s);
-    if (r)
-        keep_if_faster(pb, smpi, r, s);
+    hc_schedule_t *best = NULL;
+    ramp_offer(pb, name, o, 0, smpi, *s, &best);
     if (floors)
-        window_variant(pb, smpi, *s, HC__WINDOW_TRY, s);
+        window_variant(pb, smpi, *s, HC__WINDOW_TRY, &best);
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
         uint64_t seg = tries[i];
         if (seg < 1024 || seg >= m || (double)(*s)->n_events * (double)seg0 / (double)seg > cap)
@@ -201,24 +244,28 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
         hc_algo_opts_t v = *o;
         v.segment_bytes = seg;
         hc_schedule_t *t = NULL;
-        if (hc_schedule_compute(pb, name, &v, &t) != HC_OK)
+        if (hc_schedule_compute(pb, name, &v, &t) != HC_OK || flow_predict(pb, t, smpi) != HC_OK) {
+            hc_schedule_destroy(t);
             continue;
-        hc_schedule_t *w = NULL;
-        if (floors && hc_schedule_clone(t, &w) == HC_OK) {
-            w->window = HC__WINDOW_TRY;
-            keep_if_faster(pb, smpi, w, s);
         }
-        r = ramp_variant(pb, name, o, seg, t);
-        keep_if_faster(pb, smpi, t, s);
-        if (r)
-            keep_if_faster(pb, smpi, r, s);
+        hc_schedule_t *w = NULL;
+        uint32_t sw = smpi ? smpi_window(pb, t) : HC__WINDOW_TRY;
+        if ((floors || sw) && hc_schedule_clone(t, &w) == HC_OK) {
+            w->window = sw;
+            offer(pb, smpi, w, &best);
+        }
+        ramp_offer(pb, name, o, seg, smpi, t, &best);
+        offer(pb, smpi, t, &best);
     }
-    hc_schedule_t *best = NULL;
-    if ((*s)->window == HC__WINDOW_TRY && hc_schedule_clone(*s, &best) == HC_OK) {
-        window_variant(pb, smpi, best, HC__WINDOW_TRY / 2, s);
-        window_variant(pb, smpi, best, 2 * HC__WINDOW_TRY, s);
+    if (best && best->window == HC__WINDOW_TRY) {
+        hc_schedule_t *b = NULL;
+        if (hc_schedule_clone(best, &b) == HC_OK) {
+            window_variant(pb, smpi, b, HC__WINDOW_TRY / 2, &best);
+            window_variant(pb, smpi, b, 2 * HC__WINDOW_TRY, &best);
+        }
+        hc_schedule_destroy(b);
     }
-    hc_schedule_destroy(best);
+    settle(best, s);
     hc_error_clear();
 }
 
@@ -245,7 +292,7 @@ static void reduce_seg_variants(const hc_problem_t *pb, const char *name, const 
     }
     const double cap = pieces0 > 8192 ? pieces0 : 8192.0;
     const uint64_t tries[] = {2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16};
-    hc_schedule_t *const base = *s; /* the algorithm's own tree */
+    hc_schedule_t *best = NULL;
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
         uint64_t seg = tries[i];
         if (seg < 1024 || (double)seg >= most || pieces0 * (double)seg0 / (double)seg > cap)
@@ -254,22 +301,14 @@ static void reduce_seg_variants(const hc_problem_t *pb, const char *name, const 
             hc_schedule_t *t = NULL;
             hc_algo_opts_t v = *o;
             v.segment_bytes = seg;
-            if ((again ? hc_schedule_compute(pb, name, &v, &t) : hc_schedule_clone(base, &t)) !=
+            if ((again ? hc_schedule_compute(pb, name, &v, &t) : hc_schedule_clone(*s, &t)) !=
                 HC_OK)
                 continue;
             t->segment_bytes = seg;
-            if (flow_predict(pb, t, smpi) != HC_OK ||
-                !(t->makespan < HC__VARIANT_GAIN * (*s)->makespan)) {
-                hc_schedule_destroy(t);
-                continue;
-            }
-            if (*s != base)
-                hc_schedule_destroy(*s);
-            *s = t;
+            offer(pb, smpi, t, &best);
         }
     }
-    if (*s != base)
-        hc_schedule_destroy(base);
+    settle(best, s);
     hc_error_clear();
 }
 

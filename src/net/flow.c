@@ -2,7 +2,8 @@
  * links they cross by max-min fairness (progressive filling), the rates recomputed whenever a
  * transfer begins or ends; a transfer first waits its route's latency. This is the bandwidth
  * sharing of SimGrid's network model without its TCP refinements (the latency and bandwidth
- * factors are options). */
+ * factors are options); with smpi_factors, SimGrid SMPI's default model as SimGrid 3.32
+ * computes it (size-dependent factors, weight-S, TCP-gamma, cross traffic). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@ void hc_flow_opts_init(hc_flow_opts_t *opts)
 }
 
 /* SMPI's default piecewise factors (SimGrid 3.3x, smpi/lat-factor and smpi/bw-factor): the
- * factor of the largest threshold <= the message size. */
+ * factor of the largest threshold below the message size (1 for an empty message). */
 static const struct {
     double from, lat, bw;
 } smpi_factors[] = {
@@ -29,15 +30,41 @@ static const struct {
     {5776, 2.18796, 1.08739},   {3484, 1.88101, 0.77493},   {1426, 1.61075, 0.608902},
     {732, 1.9503, 0.341987},    {257, 1.95341, 0.338112},   {0, 2.01467, 0.812084}};
 
+/* The rest of SMPI's default network model (SimGrid 3.32, network_cm02.cpp): network/weight-S
+ * (a flow's share weight is 1 / (its route's latency + weight-S x the sum of 1 / bandwidth over
+ * its links)), network/TCP-gamma (a flow's consumption is at most gamma / (2 x latency)) and
+ * network/crosstraffic (a flow also loads its way back at 0.05). */
+#define SMPI_WEIGHT_S 8775.0
+#define SMPI_TCP_GAMMA 4194304.0
+#define SMPI_CROSSTRAFFIC 0.05
+
 static void smpi_factor(double bytes, double *lat, double *bw)
 {
     for (size_t k = 0; k < sizeof smpi_factors / sizeof *smpi_factors; k++)
-        if (bytes >= smpi_factors[k].from) {
+        if (bytes > smpi_factors[k].from) {
             *lat = smpi_factors[k].lat;
             *bw = smpi_factors[k].bw;
             return;
         }
     *lat = *bw = 1;
+}
+
+void hc_flow_factors(const hc_flow_opts_t *opts, double bytes, double *latency_factor,
+                     double *bandwidth_factor)
+{
+    hc_flow_opts_t o;
+    hc_flow_opts_init(&o);
+    if (opts && hc__opts_read(&o, sizeof o, opts, "hc_flow_opts_t") != HC_OK) {
+        hc_flow_opts_init(&o);
+        hc_error_clear();
+    }
+    double lf = 1, bf = 1;
+    if (o.smpi_factors)
+        smpi_factor(bytes, &lf, &bf);
+    if (latency_factor)
+        *latency_factor = lf * o.latency_factor;
+    if (bandwidth_factor)
+        *bandwidth_factor = bf * o.bandwidth_factor;
 }
 
 /* Resource of a hop: a shared link is one resource for both directions, a split-duplex link
@@ -55,18 +82,25 @@ static int64_t resource_of(const hc_platform_t *p, uint32_t hop)
 typedef struct fstate {
     double ready;  /* start + latency: when bytes begin to flow */
     double left;   /* bytes left */
-    double cap;    /* fat-pipe cap of the flow (INFINITY: none) */
-    double rate;   /* current rate */
+    double cap;    /* bound on the flow's data rate (INFINITY: none) */
+    double rate;   /* current data rate */
+    double w;      /* share weight: 1, or 1 / SimGrid's sharing penalty */
+    double fac;    /* data rate per unit of link consumption (SMPI's bandwidth factor) */
     int phase;     /* 0 waiting, 1 transferring, 2 done */
     uint32_t *res; /* resources crossed */
+    double *coef;  /* consumption on each (1; crosstraffic adds 0.05 on the way back) */
     uint32_t n_res;
 } fstate_t;
 
-/* Max-min fair rates of the transferring flows (progressive filling). */
-static void share(fstate_t *f, size_t n, const double *cap0, size_t n_r, double *cap, uint32_t *cnt,
-                  unsigned char *fixed)
+/* Weighted max-min rates of the transferring flows, as SimGrid's solver computes them: flow k
+ * takes level x * w[k] of every resource it crosses, times its coefficient there, until a
+ * resource saturates or the flow reaches its cap; its data rate is that consumption times fac.
+ * With every w, coef and fac 1 this is plain progressive filling. */
+static void share(fstate_t *f, size_t n, const double *cap0, size_t n_r, double *cap, double *load,
+                  uint32_t *cnt, unsigned char *fixed)
 {
     memcpy(cap, cap0, n_r * sizeof *cap);
+    memset(load, 0, n_r * sizeof *load);
     memset(cnt, 0, n_r * sizeof *cnt);
     size_t open = 0;
     for (size_t k = 0; k < n; k++) {
@@ -74,18 +108,22 @@ static void share(fstate_t *f, size_t n, const double *cap0, size_t n_r, double 
         if (fixed[k])
             continue;
         open++;
-        for (uint32_t h = 0; h < f[k].n_res; h++)
+        for (uint32_t h = 0; h < f[k].n_res; h++) {
+            load[f[k].res[h]] += f[k].coef[h] * f[k].w;
             cnt[f[k].res[h]]++;
+        }
     }
     while (open > 0) {
+        /* the level at which the next resource saturates (cnt: its open flows, exact, so that
+         * rounding left in a weighted load never stalls the filling) */
         double s = INFINITY;
         for (size_t r = 0; r < n_r; r++)
-            if (cnt[r] && cap[r] / cnt[r] < s)
-                s = cap[r] / cnt[r];
+            if (cnt[r] && cap[r] / load[r] < s)
+                s = cap[r] / load[r];
         double fc = INFINITY;
         for (size_t k = 0; k < n; k++)
-            if (!fixed[k] && f[k].cap < fc)
-                fc = f[k].cap;
+            if (!fixed[k] && f[k].cap / (f[k].fac * f[k].w) < fc)
+                fc = f[k].cap / (f[k].fac * f[k].w);
         double x = fc < s ? fc : s;
         if (!isfinite(x)) { /* no constraint at all: cannot happen with finite links */
             for (size_t k = 0; k < n; k++)
@@ -93,25 +131,33 @@ static void share(fstate_t *f, size_t n, const double *cap0, size_t n_r, double 
                     f[k].rate = INFINITY, fixed[k] = 1;
             break;
         }
+        size_t took = 0;
         for (size_t k = 0; k < n; k++) {
             if (fixed[k])
                 continue;
-            int take = f[k].cap <= x;
+            int take = f[k].cap / (f[k].fac * f[k].w) <= x;
             for (uint32_t h = 0; !take && h < f[k].n_res; h++) {
                 uint32_t r = f[k].res[h];
-                take = cap[r] / cnt[r] <= x * (1 + 1e-12);
+                take = cap[r] / load[r] <= x * (1 + 1e-12);
             }
             if (!take)
                 continue;
-            f[k].rate = x;
+            took++;
+            double v = x * f[k].w; /* consumption per unit coefficient */
+            f[k].rate = v * f[k].fac;
             fixed[k] = 1;
             open--;
             for (uint32_t h = 0; h < f[k].n_res; h++) {
                 uint32_t r = f[k].res[h];
-                cap[r] = cap[r] > x ? cap[r] - x : 0;
-                cnt[r]--;
+                double u = v * f[k].coef[h];
+                cap[r] = cap[r] > u ? cap[r] - u : 0;
+                load[r] = --cnt[r] ? load[r] - f[k].coef[h] * f[k].w : 0;
             }
         }
+        if (!took) /* cannot happen: the argmin's flows take; never loop forever */
+            for (size_t k = 0; k < n; k++)
+                if (!fixed[k])
+                    f[k].rate = x * f[k].w * f[k].fac, fixed[k] = 1, open--;
     }
 }
 
@@ -126,7 +172,7 @@ struct hc__fe {
     size_t n, cap;
     double now;
     size_t n_r;
-    double *cap0, *capw;
+    double *cap0, *capw, *load;
     uint32_t *cnt;
     unsigned char *fixed;
     size_t next_done; /* scan position for completions to report */
@@ -136,12 +182,15 @@ void hc__fe_destroy(hc__fe_t *e)
 {
     if (!e)
         return;
-    for (size_t k = 0; k < e->n; k++)
+    for (size_t k = 0; k < e->n; k++) {
         free(e->f[k].res);
+        free(e->f[k].coef);
+    }
     free(e->f);
     free(e->bytes);
     free(e->cap0);
     free(e->capw);
+    free(e->load);
     free(e->cnt);
     free(e->fixed);
     free(e);
@@ -163,8 +212,9 @@ int hc__fe_create(const hc_platform_t *p, const hc_flow_opts_t *opts, hc__fe_t *
     e->n_r = 2 * (size_t)p->n_links;
     e->cap0 = hc__malloc(e->n_r + 1, sizeof *e->cap0);
     e->capw = hc__malloc(e->n_r + 1, sizeof *e->capw);
+    e->load = hc__malloc(e->n_r + 1, sizeof *e->load);
     e->cnt = hc__malloc(e->n_r + 1, sizeof *e->cnt);
-    if (rc == HC_OK && (!e->cap0 || !e->capw || !e->cnt))
+    if (rc == HC_OK && (!e->cap0 || !e->capw || !e->load || !e->cnt))
         rc = hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
     if (rc != HC_OK) {
         hc__fe_destroy(e);
@@ -213,39 +263,60 @@ int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double sta
     memset(f, 0, sizeof *f);
     f->cap = INFINITY;
     f->left = bytes;
+    f->w = f->fac = 1;
     double t0 = start > e->now ? start : e->now;
     if (src != dst) {
         const uint32_t *r = p->route ? p->route[(size_t)src * p->P + dst] : NULL;
+        const uint32_t *back = p->route ? p->route[(size_t)dst * p->P + src] : NULL;
         if (!r)
             return hc__error(HC_ERR_VALUE, "flow model: no route from %s to %s", p->node_names[src],
                              p->node_names[dst]);
-        f->res = hc__malloc(r[0], sizeof *f->res);
-        if (!f->res)
+        int smpi = e->o.smpi_factors != 0;
+        uint32_t n_back = smpi && back ? back[0] : 0;
+        f->res = hc__malloc(r[0] + n_back + 1, sizeof *f->res);
+        f->coef = hc__malloc(r[0] + n_back + 1, sizeof *f->coef);
+        if (!f->res || !f->coef)
             return hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
-        double lat = 0, bottleneck = INFINITY;
-        for (uint32_t h = 0; h < r[0]; h++) {
-            const hc__link_t *l = &p->links[r[1 + h] >> 1];
-            lat += l->lat;
-            if (l->bw < bottleneck)
-                bottleneck = l->bw;
-            int64_t res = resource_of(p, r[1 + h]);
-            if (res < 0) {
-                if (l->bw * e->o.bandwidth_factor < f->cap)
+        double lat = 0, bottleneck = INFINITY, penalty = 0;
+        for (uint32_t h = 0; h < r[0] + n_back; h++) {
+            int fwd = h < r[0];
+            uint32_t hop = fwd ? r[1 + h] : back[1 + h - r[0]];
+            const hc__link_t *l = &p->links[hop >> 1];
+            int64_t res = resource_of(p, hop);
+            if (fwd) {
+                lat += l->lat;
+                penalty += SMPI_WEIGHT_S / l->bw;
+                if (l->bw < bottleneck)
+                    bottleneck = l->bw;
+                if (res < 0 && l->bw * e->o.bandwidth_factor < f->cap)
                     f->cap = l->bw * e->o.bandwidth_factor;
-                continue;
             }
-            int dup = 0; /* a route crossing a shared link both ways counts it once */
-            for (uint32_t q = 0; q < f->n_res; q++)
-                dup |= f->res[q] == (uint32_t)res;
-            if (!dup)
-                f->res[f->n_res++] = (uint32_t)res;
+            if (res < 0)
+                continue; /* a fat pipe only caps each flow */
+            double c = fwd ? 1 : SMPI_CROSSTRAFFIC;
+            uint32_t q = 0; /* a route crossing a shared link both ways counts it once */
+            while (q < f->n_res && f->res[q] != (uint32_t)res)
+                q++;
+            if (q == f->n_res) {
+                f->res[f->n_res] = (uint32_t)res;
+                f->coef[f->n_res++] = c;
+            } else if (!fwd) {
+                f->coef[q] += c; /* SimGrid adds the way back to a shared link's load */
+            }
         }
-        if (e->o.smpi_factors) { /* size-dependent latency and a per-flow rate bound */
+        if (smpi) { /* SimGrid SMPI's defaults, see hc_flow_opts_t.smpi_factors */
             double lf, bf;
             smpi_factor(bytes, &lf, &bf);
+            /* the solver bounds the consumption by the bottleneck and by the TCP window over
+             * the round trip; the data flows at bf x the consumption */
+            double v = bottleneck;
+            if (lat > 0 && SMPI_TCP_GAMMA / (2 * lat) < v)
+                v = SMPI_TCP_GAMMA / (2 * lat);
+            if (v * bf * e->o.bandwidth_factor < f->cap)
+                f->cap = v * bf * e->o.bandwidth_factor;
+            f->fac = bf;
+            f->w = 1 / (lat + penalty);
             lat *= lf;
-            if (bottleneck * bf * e->o.bandwidth_factor < f->cap)
-                f->cap = bottleneck * bf * e->o.bandwidth_factor;
         }
         t0 += lat * e->o.latency_factor;
     } else {
@@ -285,7 +356,7 @@ int hc__fe_next(hc__fe_t *e, size_t *id, double *t)
             done_now = e->f[k].phase == 2;
         if (done_now)
             continue;
-        share(e->f, e->n, e->cap0, e->n_r, e->capw, e->cnt, e->fixed);
+        share(e->f, e->n, e->cap0, e->n_r, e->capw, e->load, e->cnt, e->fixed);
         double next = INFINITY;
         for (size_t k = 0; k < e->n; k++) {
             if (e->f[k].phase == 0 && e->f[k].ready < next)

@@ -123,11 +123,12 @@ static void test_flow_sharing(void **state)
     assert_int_equal(hc_flows_run(p, NULL, three, 2, end), HC_OK);
     assert_true(close_rel(end[0], lat + 2e6 / UP_BW));
     assert_true(close_rel(end[1], lat + 4e6 / UP_BW));
-    /* SMPI's size factors: 1.25 MB >= 65472 B: latency x 11.6436, rate <= bottleneck x 0.940694 */
+    /* SMPI's defaults: 1.25 MB > 65472 B: latency x 11.6436, 0.940694 bytes per unit of link
+     * capacity used; the way back loads the SHARED uplinks at 0.05 too (cross traffic) */
     hc_flow_opts_init(&o);
     o.smpi_factors = 1;
     assert_int_equal(hc_flows_run(p, &o, one, 1, end), HC_OK);
-    assert_true(close_rel(end[0], lat * 11.6436 + B / (UP_BW * 0.940694)));
+    assert_true(close_rel(end[0], lat * 11.6436 + B / (UP_BW / 1.05 * 0.940694)));
     /* a late start waits for its own start */
     hc_flow_t late[1] = {{0, 1, 0, 0.5}};
     assert_int_equal(hc_flows_run(p, NULL, late, 1, end), HC_OK);
@@ -138,6 +139,69 @@ static void test_flow_sharing(void **state)
     assert_int_equal(hc_flows_run(p, &o, one, 1, end), HC_OK);
     assert_true(close_rel(end[0], lat + B / (UP_BW / 2)));
     hc_platform_destroy(p);
+}
+
+/* SimGrid SMPI's sharing (network_cm02.cpp): a flow's weight is 1 / (its route's latency +
+ * weight-S (8775) x the sum of 1 / bandwidth over its links), so node 0's NIC favours its LAN
+ * flow over its WAN flow; the solver's consumption x the bandwidth factor is the data rate. */
+static void test_flow_smpi_sharing(void **state)
+{
+    (void)state;
+    hc_platform_t *p = three_sites(2);
+    const double S = 8775, lf = 11.6436, bf = 0.940694;
+    const double lan = 2 * NIC_LAT, wan = 2 * NIC_LAT + 2 * UP_LAT;
+    const double w1 = 1 / (lan + S * 2 / NIC_BW);
+    const double w2 = 1 / (wan + S * (2 / NIC_BW + 2 / UP_BW + 1 / 1e10));
+    /* both start moving bytes at T0 = wan x lf: the LAN flow starts later by the difference */
+    const double T0 = wan * lf, B1 = 4e6, B2 = 2e6;
+    hc_flow_t f[2] = {{0, 1, B1, (wan - lan) * lf}, {0, 2, B2, 0}};
+    hc_flow_opts_t o;
+    hc_flow_opts_init(&o);
+    o.smpi_factors = 1;
+    double end[2];
+    assert_int_equal(hc_flows_run(p, &o, f, 2, end), HC_OK);
+    /* node 0's NIC (split duplex: the ways back load the other direction) saturates first */
+    const double x = NIC_BW / (w1 + w2);
+    assert_true(x * 1.05 * w2 < UP_BW);
+    const double t1 = B1 / (bf * w1 * x), moved = bf * w2 * x * t1;
+    assert_true(close_rel(end[0], T0 + t1));
+    /* then the WAN flow alone: its uplinks carry it and its way back (1.05) */
+    assert_true(close_rel(end[1], T0 + t1 + (B2 - moved) / (bf * UP_BW / 1.05)));
+    /* without SMPI's model the two share the NIC equally and the WAN flow is uplink-bound */
+    assert_int_equal(hc_flows_run(p, NULL, f, 2, end), HC_OK);
+    assert_true(close_rel(end[1], wan + B2 / UP_BW));
+    hc_platform_destroy(p);
+}
+
+/* The factors behind hc_flows_run, as SimGrid picks them: the value of the largest threshold
+ * strictly below the size. */
+static void test_flow_factors(void **state)
+{
+    (void)state;
+    hc_flow_opts_t o;
+    hc_flow_opts_init(&o);
+    double lf = 0, bf = 0;
+    hc_flow_factors(&o, 1e6, &lf, &bf);
+    assert_true(lf == 1 && bf == 1);
+    o.latency_factor = 2;
+    o.bandwidth_factor = 0.5;
+    hc_flow_factors(&o, 1e6, &lf, &bf);
+    assert_true(lf == 2 && bf == 0.5);
+    hc_flow_opts_init(&o);
+    o.smpi_factors = 1;
+    const struct {
+        double bytes, lat, bw;
+    } want[] = {{0, 1, 1},
+                {1, 2.01467, 0.812084},
+                {8192, 2.18796, 1.08739},
+                {65472, 3.48845, 0.697866},
+                {65473, 11.6436, 0.940694}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        hc_flow_factors(&o, want[i].bytes, &lf, &bf);
+        assert_true(lf == want[i].lat && bf == want[i].bw);
+    }
+    hc_flow_factors(NULL, 8192, &lf, NULL);
+    assert_true(lf == 1);
 }
 
 /* Skewed all-to-all on 3 sites of 2 nodes: 64 KiB per pair, node 0 sends 10x. Site A = {0, 1}'s
@@ -237,10 +301,9 @@ static void test_simulate_flow(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_routes_set_pairs),
-        cmocka_unit_test(test_flow_sharing),
-        cmocka_unit_test(test_skewed_alltoallv_bound),
-        cmocka_unit_test(test_simulate_flow),
+        cmocka_unit_test(test_routes_set_pairs),       cmocka_unit_test(test_flow_sharing),
+        cmocka_unit_test(test_flow_smpi_sharing),      cmocka_unit_test(test_flow_factors),
+        cmocka_unit_test(test_skewed_alltoallv_bound), cmocka_unit_test(test_simulate_flow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
