@@ -80,8 +80,9 @@ typedef struct hc_flow_opts {
      * a shared link crossed both ways carries 1.05); links are shared in proportion to
      * 1 / (route latency + 8775 x the sum of 1 / bandwidth over its links) (network/weight-S:
      * a WAN flow gets little of a NIC next to LAN flows). lat and bw of the largest threshold
-     * below m, e.g. m > 65472 B: 11.6436 and 0.940694; 5776 < m <= 9376: 2.18796 and 1.08739
-     * (more than the link: SMPI's 8 KiB messages beat the plain link bound). Default 0. */
+     * at or below m, e.g. m >= 65472 B: 11.6436 and 0.940694; 5776 <= m < 9376: 2.18796 and
+     * 1.08739 (more than the link: SMPI's 8 KiB messages beat the plain link bound).
+     * Default 0. */
     int smpi_factors;
 } hc_flow_opts_t;
 void hc_flow_opts_init(hc_flow_opts_t *opts);

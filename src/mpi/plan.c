@@ -166,7 +166,7 @@ static void window_variant(const hc_problem_t *pb, int smpi, const hc_schedule_t
 }
 
 /* Under SMPI's factors (HETCOLL_FLOW_MODEL=smpi) a piece's latency and rate depend on its
- * size (pieces of 5777 to 9376 B: 2.19 x the latency, 1.087 x the bandwidth), which the window
+ * size (pieces of 5776 to 9375 B: 2.19 x the latency, 1.087 x the bandwidth), which the window
  * rule (plain latency x bandwidth) does not see: 8 KiB pieces over the 3-site grid's WAN need
  * 38 in flight where the rule gives 17 (1 MiB: predicted 0.317 s with 17, 0.231 s with 38,
  * which SMPI ran in 0.231 s). The window that covers the largest bandwidth-delay product of
