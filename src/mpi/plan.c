@@ -119,15 +119,30 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
  * (grid5000, 1 MiB broadcast: 32 KiB pieces at 0.0273 s were kept over 16 KiB ones at 0.0260). */
 #define HC__VARIANT_GAIN 0.95
 
-/* Predicts t and keeps it in *best when faster than *best (or *best is NULL); else frees it. */
-static void offer(const hc_problem_t *pb, int smpi, hc_schedule_t *t, hc_schedule_t **best)
+/* The flow replays of variants stay below this many events (transfers): 11776 events (grid5000,
+ * 16 MiB in 32 KiB pieces) replay in 0.5 s, 23552 in 1.7 s. Under 8192, grid5000's 16 MiB
+ * broadcast could not try its 32 KiB pieces (0.546 s predicted under SMPI's defaults, against
+ * 0.644 s for the 128 KiB ones it was left with). */
+#define HC__MAX_EVENTS 16384
+
+/* Keeps t (predicted) in *best when faster than *best (or *best is NULL); else frees it. */
+static void keep(hc_schedule_t *t, hc_schedule_t **best)
 {
-    if (flow_predict(pb, t, smpi) == HC_OK && (!*best || t->makespan < (*best)->makespan)) {
+    if (!*best || t->makespan < (*best)->makespan) {
         hc_schedule_destroy(*best);
         *best = t;
     } else {
         hc_schedule_destroy(t);
     }
+}
+
+/* Predicts t and keeps it as keep() does. */
+static void offer(const hc_problem_t *pb, int smpi, hc_schedule_t *t, hc_schedule_t **best)
+{
+    if (flow_predict(pb, t, smpi) == HC_OK)
+        keep(t, best);
+    else
+        hc_schedule_destroy(t);
 }
 
 /* The fastest variant replaces *s when predicted HC__VARIANT_GAIN faster. */
@@ -144,9 +159,9 @@ static void settle(hc_schedule_t *best, hc_schedule_t **s)
 /* A segmented broadcast's segment size comes from its own per-pair model, which on a platform
  * with links misjudges what the pieces' sharing of the links costs (small pieces on a NIC-bound
  * fat tree: 0.020 s with 64 KiB pieces, 0.0103 s with 4 KiB). On such a platform the runtime
- * also tries 2x its size and 1/2 to 1/16 of it (not below 1 KiB, at most max(8192, its events)
- * events for the flow replay), each with the window rule of hc_schedule_exec_windows and with
- * a window of HC__WINDOW_TRY sends, then 1/2 and 2x that window on the best, and keeps the
+ * also tries 2x its size and 1/2 to 1/16 of it (not below 1 KiB, at most max(HC__MAX_EVENTS,
+ * its events) events for the flow replay), each with the window rule of hc_schedule_exec_windows
+ * and with a window of HC__WINDOW_TRY sends, then 1/2 and 2x that window on the best, and keeps the
  * one the flow model predicts fastest in *s. The rule covers the largest latency with the
  * quickest transfers; a node that feeds two children which also receive from another parent
  * (two-tree) keeps its NIC busy only with more in flight (fat tree, 1 MiB in 4 KiB pieces:
@@ -220,7 +235,7 @@ static void ramp_offer(const hc_problem_t *pb, const char *name, const hc_algo_o
         hc_schedule_destroy(t);
         return;
     }
-    offer(pb, smpi, t, best);
+    keep(t, best);
 }
 
 static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
@@ -230,7 +245,8 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
     if ((*s)->n_segments < 2 || m == 0)
         return;
     const uint64_t seg0 = (m + (*s)->n_segments - 1) / (*s)->n_segments;
-    const double cap = (*s)->n_events > 8192 ? (double)(*s)->n_events : 8192.0;
+    const double cap =
+        (*s)->n_events > HC__MAX_EVENTS ? (double)(*s)->n_events : (double)HC__MAX_EVENTS;
     const uint64_t tries[] = {2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16};
     const int floors = !smpi;
     hc_schedule_t *best = NULL;
@@ -255,7 +271,7 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
             offer(pb, smpi, w, &best);
         }
         ramp_offer(pb, name, o, seg, smpi, t, &best);
-        offer(pb, smpi, t, &best);
+        keep(t, &best);
     }
     if (best && best->window == HC__WINDOW_TRY) {
         hc_schedule_t *b = NULL;
@@ -271,8 +287,8 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
 
 /* A reduction's pipeline segment (hc_schedule_reduce_segment's rule: 64 KiB or 4 x the largest
  * bandwidth-delay product) is likewise a guess; on a platform with links the runtime tries 2x
- * and 1/2 to 1/16 of it (not below 1 KiB, below the largest transfer, at most max(8192, its
- * pieces) pieces) and keeps the flow model's fastest as the schedule's segment_bytes. An
+ * and 1/2 to 1/16 of it (not below 1 KiB, below the largest transfer, at most max(HC__MAX_EVENTS,
+ * its pieces) pieces) and keeps the flow model's fastest as the schedule's segment_bytes. An
  * algorithm that shapes its trees by the segment (multitree: the fan-out inside the sites) is
  * run again with it; an exact search's tree is kept. */
 static void reduce_seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
@@ -290,7 +306,7 @@ static void reduce_seg_variants(const hc_problem_t *pb, const char *name, const 
         most = b > most ? b : most;
         pieces0 += ceil(b / (double)seg0);
     }
-    const double cap = pieces0 > 8192 ? pieces0 : 8192.0;
+    const double cap = pieces0 > HC__MAX_EVENTS ? pieces0 : (double)HC__MAX_EVENTS;
     const uint64_t tries[] = {2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16};
     hc_schedule_t *best = NULL;
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
