@@ -12,8 +12,8 @@
 # Environment: ACC_SIZES (default "64K 1M 16M"); ACC_CHECK="MEDIAN MAX" (percent): exit 1
 # when the median or the largest |error| is above them (the CTest smpi/accuracy);
 # ACC_SMPI_DEFAULTS=1: SMPI with its default network model (size-dependent latency and
-# bandwidth factors, TCP window, cross-traffic) and the runtime's predictions with SMPI's
-# factors (HETCOLL_FLOW_MODEL=smpi); ACC_TABLES_ONLY=1: only rebuild the tables from OUT_DIR.
+# bandwidth factors, TCP window, cross-traffic) and the runtime's predictions with that model
+# (HETCOLL_FLOW_MODEL=smpi); ACC_TABLES_ONLY=1: only rebuild the tables from OUT_DIR.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 B=$(cd "${1:-build}" && pwd)
@@ -29,7 +29,7 @@ if [ -n "${ACC_SMPI_DEFAULTS:-}" ]; then
     # SMPI's defaults (size-dependent factors, TCP window, cross-traffic); the runtime predicts
     # with the same factors (HETCOLL_FLOW_MODEL=smpi)
     export HETCOLL_FLOW_MODEL=smpi
-    MODE="SMPI's defaults, predictions with its size-dependent factors (HETCOLL_FLOW_MODEL=smpi)"
+    MODE="SMPI's defaults, predictions with its default network model (HETCOLL_FLOW_MODEL=smpi)"
 else
     SG+=(--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/TCP-gamma:0
          --cfg=network/crosstraffic:0)

@@ -31,7 +31,7 @@
 #   ORACLE_SELECTORS  default: "default ompi mpich"
 #   ORACLE_SMPI_DEFAULTS=1  SimGrid's default network model (size-dependent factors, TCP window,
 #                     cross-traffic) instead of corrections off; hetcoll plans with the same
-#                     factors (HETCOLL_FLOW_MODEL=smpi)
+#                     model (HETCOLL_FLOW_MODEL=smpi)
 #   ORACLE_TABLES_ONLY=1  only rebuild the tables from OUT_DIR/<s>.tsv
 #   ORACLE_RUNS=hetcoll  rerun only hetcoll's runs, keeping the native and selector runs in
 #                     OUT_DIR (they do not depend on hetcoll): after a change to hetcoll
@@ -74,7 +74,7 @@ SG=(--cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc-blocksize:268435
     --log=root.thres:warning --log=smpi.thres:error)
 if [ -n "${ORACLE_SMPI_DEFAULTS:-}" ]; then
     export HETCOLL_FLOW_MODEL=smpi
-    MODE="SimGrid's default network model (size-dependent latency and bandwidth factors, TCP window, cross-traffic); hetcoll plans with the same factors (HETCOLL_FLOW_MODEL=smpi)"
+    MODE="SimGrid's default network model (size-dependent latency and bandwidth factors, TCP window, cross-traffic); hetcoll plans with the same model (HETCOLL_FLOW_MODEL=smpi)"
     CMD="ORACLE_SMPI_DEFAULTS=1 bash bench/grid/oracle.sh"
 else
     SG+=(--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/TCP-gamma:0
