@@ -68,6 +68,48 @@ void hc_flow_factors(const hc_flow_opts_t *opts, double bytes, double *latency_f
         *bandwidth_factor = bf * o.bandwidth_factor;
 }
 
+int hc_flows_bound_platform(const hc_platform_t *p, const hc_flow_opts_t *opts, hc_platform_t **out)
+{
+    if (!p || !out)
+        return hc__error(HC_ERR_INVAL, "hc_flows_bound_platform: NULL argument");
+    *out = NULL;
+    hc_flow_opts_t o;
+    hc_flow_opts_init(&o);
+    if (opts)
+        HC__TRY(hc__opts_read(&o, sizeof o, opts, "hc_flow_opts_t"));
+    /* the factors of the most favourable sizes (a schedule may cut its messages into them) */
+    double lf = 1, bf = 1;
+    if (o.smpi_factors) {
+        lf = INFINITY;
+        bf = 0;
+        for (size_t k = 0; k < sizeof smpi_factors / sizeof *smpi_factors; k++) {
+            lf = smpi_factors[k].lat < lf ? smpi_factors[k].lat : lf;
+            bf = smpi_factors[k].bw > bf ? smpi_factors[k].bw : bf;
+        }
+    }
+    lf *= o.latency_factor;
+    bf *= o.bandwidth_factor;
+    if (!(lf > 0) || !(bf > 0) || !isfinite(lf) || !isfinite(bf))
+        return hc__error(HC_ERR_VALUE,
+                         "hc_flows_bound_platform: latency factor %g and bandwidth factor %g "
+                         "must be positive and finite",
+                         lf, bf);
+    hc_platform_t *q = NULL;
+    HC__TRY(hc_platform_clone(p, &q));
+    for (uint32_t k = 0; k < q->n_links; k++) {
+        q->links[k].lat *= lf;
+        q->links[k].bw *= bf;
+    }
+    for (uint32_t i = 0; i < q->P; i++)
+        for (uint32_t j = 0; j < q->P; j++)
+            if (i != j) {
+                q->lat[(size_t)i * q->P + j] *= lf;
+                q->bw[(size_t)i * q->P + j] *= bf;
+            }
+    *out = q;
+    return HC_OK;
+}
+
 /* Resource of a hop: a shared link is one resource for both directions, a split-duplex link
  * one per direction (2 link + down); a fat pipe none (-1): it only caps each flow. */
 static int64_t resource_of(const hc_platform_t *p, uint32_t hop)

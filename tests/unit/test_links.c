@@ -202,6 +202,71 @@ static void test_flow_factors(void **state)
     assert_true(lf == 1);
 }
 
+/* The bound platform under SMPI's model: latencies x 1.61075, capacities x 1.08739 (the most
+ * favourable sizes'); the plain one unchanged. A 9000 B message on a fast, short link beats the
+ * plain bound in SMPI's model and not the bound on that platform; and random transfer sets on
+ * the 3-site grid never beat it either. */
+static void test_flow_bound_platform(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL, *q = NULL;
+    assert_int_equal(hc_platform_create(2, 1, 1, &p), HC_OK);
+    assert_int_equal(hc_platform_add_link(p, "wire", 1e8, 1e-7, HC_LINK_SPLITDUPLEX, NULL), HC_OK);
+    for (uint32_t i = 0; i < 2; i++)
+        assert_int_equal(hc_platform_set_route(p, i, 1 - i, 1, &(hc_hop_t){0, (uint8_t)i}), HC_OK);
+    hc_flow_opts_t o;
+    hc_flow_opts_init(&o);
+    o.smpi_factors = 1;
+    assert_int_equal(hc_flows_bound_platform(p, &o, &q), HC_OK);
+    assert_true(close_rel(hc_platform_latency(q, 0, 1), 1.61075e-7));
+    assert_true(close_rel(hc_platform_bandwidth(q, 1, 0), 1.08739e8));
+    double bytes[4] = {0, 9000, 0, 0}, end = 0, plain = 0, lb = 0;
+    hc_flow_t f = {0, 1, 9000, 0};
+    assert_int_equal(hc_flows_run(p, &o, &f, 1, &end), HC_OK);
+    assert_int_equal(hc_flows_bound(p, bytes, &plain), HC_OK);
+    assert_int_equal(hc_flows_bound(q, bytes, &lb), HC_OK);
+    assert_true(end < plain);
+    assert_true(lb <= end);
+    hc_platform_destroy(q);
+    q = NULL;
+    assert_int_equal(hc_flows_bound_platform(p, NULL, &q), HC_OK);
+    assert_true(hc_platform_latency(q, 0, 1) == hc_platform_latency(p, 0, 1));
+    assert_true(hc_platform_bandwidth(q, 0, 1) == hc_platform_bandwidth(p, 0, 1));
+    hc_platform_destroy(q);
+    hc_platform_destroy(p);
+
+    /* random transfer sets (sizes of every factor class) on the 3-site grid, all started
+     * together: SMPI's model never beats the bound on the bound platform */
+    p = three_sites(3);
+    assert_int_equal(hc_flows_bound_platform(p, &o, &q), HC_OK);
+    const double sizes[] = {100, 2048, 4000, 8192, 9375, 20000, 65536, 1e6};
+    hc_rng_t rng;
+    hc_rng_seed(&rng, 20261126);
+    for (int c = 0; c < 200; c++) {
+        double b[81] = {0};
+        hc_flow_t fl[81];
+        double e[81];
+        size_t n = 0;
+        for (uint32_t i = 0; i < 9; i++)
+            for (uint32_t j = 0; j < 9; j++)
+                if (i != j && hc_rng_uniform(&rng) < 0.3) {
+                    b[i * 9 + j] = sizes[hc_rng_below(&rng, 8)];
+                    fl[n++] = (hc_flow_t){i, j, b[i * 9 + j], 0};
+                }
+        if (n == 0)
+            continue;
+        assert_int_equal(hc_flows_run(p, &o, fl, n, e), HC_OK);
+        double last = 0;
+        for (size_t k = 0; k < n; k++)
+            last = e[k] > last ? e[k] : last;
+        assert_int_equal(hc_flows_bound(q, b, &lb), HC_OK);
+        if (lb > last * (1 + 1e-9))
+            fail_msg("case %d: SMPI's model ran %g s, below the bound %g s", c, last, lb);
+    }
+    hc_platform_destroy(q);
+    hc_platform_destroy(p);
+}
+
 /* Skewed all-to-all on 3 sites of 2 nodes: 64 KiB per pair, node 0 sends 10x. Site A = {0, 1}'s
  * uplink (shared by both directions) carries node 0's 4 remote messages of 640 KiB, node 1's 4
  * of 64 KiB and the 8 of 64 KiB coming in: 52 x 64 KiB, after the WAN latency; B and C carry
@@ -302,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_routes_set_pairs),       cmocka_unit_test(test_flow_sharing),
         cmocka_unit_test(test_flow_smpi_sharing),      cmocka_unit_test(test_flow_factors),
         cmocka_unit_test(test_skewed_alltoallv_bound), cmocka_unit_test(test_simulate_flow),
+        cmocka_unit_test(test_flow_bound_platform),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
