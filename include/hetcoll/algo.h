@@ -30,7 +30,16 @@ typedef struct hc_algo_opts {
      * in flight over a shared link, which share it, complete one after another instead of
      * together; 0 = equal pieces (default). (API 8) */
     uint32_t ramp_pieces;
+    /* bcast `multitree`: how the pieces go inside each site: HC_SITE_TREES_AUTO (default) the
+     * algorithm's rule (a d-ary tree by the cluster's pLogP parameters, the two trees where
+     * clearly shallower than a chain); HC_SITE_TREES_TWO the site's two trees wherever the
+     * rule picks a chain or a d-ary tree (sites of three nodes or more). The runtime tries both
+     * on platforms with links and keeps the flow model's faster. (API 11) */
+    int site_trees;
 } hc_algo_opts_t;
+
+#define HC_SITE_TREES_AUTO 0
+#define HC_SITE_TREES_TWO 1
 
 void hc_algo_opts_init(hc_algo_opts_t *o);
 /* The name before API 2. */

@@ -12,7 +12,11 @@
  *   - ranges: the trees' weights times the message (trees under 2 % dropped), in tree order;
  *   - inside a site, a d-ary tree over the members in rank order into the coordinator
  *     (hc__mt_fanout for pieces of opts->segment_bytes, which then is the schedule's
- *     segment_bytes, the runtime's pipeline segment; default 256 KiB);
+ *     segment_bytes, the runtime's pipeline segment; default 256 KiB); with opts->site_trees =
+ *     HC_SITE_TREES_TWO, each site tree's range is halved and the halves go up the site's two
+ *     trees (bcast_kit.h; sites of three nodes or more), the mirror of the broadcast's: every
+ *     member sends about m and receives about m, and the paths are 2 ceil(log2 n) deep
+ *     instead of the chain's n - 1;
  *   - planned times: the trees one after the other, each node's communications one at a time
  *     (the half-duplex 1-port model of Liu et al.'s reductions, so that the planned makespan is
  *     the simulator's replay); the runtime runs the trees at once, segment k of every tree
@@ -44,10 +48,13 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
     uint32_t *site = hc__malloc(P, sizeof *site), *pos = hc__malloc(P, sizeof *pos);
     uint32_t *parent = hc__malloc(P, sizeof *parent), *ord = hc__malloc(P, sizeof *ord);
     uint32_t *fan = hc__malloc(nc, sizeof *fan);
+    /* with the sites' two trees: per site, the parent index of each index in tree 0 and 1 */
+    const int two = opts && opts->site_trees == HC_SITE_TREES_TWO && m >= 2;
+    int32_t **up = hc__calloc(nc, sizeof *up);
     double *free_at = hc__calloc(P, sizeof *free_at), *ready = hc__malloc(P, sizeof *ready);
     hc_schedule_t *s = NULL;
     if (rc == HC_OK &&
-        (!use || !bytes || !site || !pos || !parent || !ord || !fan || !free_at || !ready))
+        (!use || !bytes || !site || !pos || !parent || !ord || !fan || !up || !free_at || !ready))
         rc = hc__error(HC_ERR_NOMEM, "out of memory in the multitree reduction");
     if (rc == HC_OK) {
         /* the trees worth using, and their ranges */
@@ -78,25 +85,61 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
                 site[h.cl[c].nodes[a]] = c;
                 pos[h.cl[c].nodes[a]] = a;
             }
-        rc = hc_schedule_create(HC_COLL_REDUCE, P, &s);
+        for (uint32_t c = 0; rc == HC_OK && two && c < nc; c++) {
+            const uint32_t n = h.cl[c].n;
+            if (n <= 2)
+                continue;
+            int32_t *kid = hc__malloc(4 * (size_t)n, sizeof *kid), tops[2];
+            up[c] = hc__malloc(2 * (size_t)n, sizeof **up);
+            rc = kid && up[c] ? hc__two_tree_children(n, kid, tops)
+                              : hc__error(HC_ERR_NOMEM, "out of memory in the multitree reduction");
+            for (uint32_t x = 0; rc == HC_OK && x < 2; x++) {
+                for (uint32_t a = 0; a < n; a++)
+                    up[c][x * n + a] = -1;
+                if (tops[x] >= 0)
+                    up[c][x * n + (uint32_t)tops[x]] = 0;
+                for (uint32_t a = 0; a < n; a++)
+                    for (uint32_t q = 0; q < 2; q++) {
+                        int32_t ch = kid[4 * (size_t)a + 2 * x + q];
+                        if (ch >= 0)
+                            up[c][x * n + (uint32_t)ch] = (int32_t)a;
+                    }
+                for (uint32_t a = 1; a < n; a++)
+                    if (up[c][x * n + a] < 0)
+                        rc = hc__error(HC_ERR_INTERNAL,
+                                       "multitree reduction: index %u outside the site's tree %u",
+                                       a, x);
+            }
+            free(kid);
+        }
+        if (rc == HC_OK)
+            rc = hc_schedule_create(HC_COLL_REDUCE, P, &s);
     }
     const uint64_t seg = opts && opts->segment_bytes ? opts->segment_bytes : 262144;
     /* NIC-paced (the broadcast's arrival term, a wider tree behind a slow uplink, was predicted
      * 1 % faster at 16 MiB on the 3-site grid and ran 17 % slower in SMPI: 2.30 s, 1.96 s) */
     const double arrive = 0.0;
-    for (uint32_t i = 0; rc == HC_OK && i < T; i++) {
+    /* tree index ti: site tree i, or with the two trees its half x = ti % 2 */
+    const uint32_t halves = two && 2 * T <= 256 ? 2 : 1;
+    uint32_t tn = 0; /* trees emitted: the events' tree indices, without gaps */
+    for (uint32_t ti = 0; rc == HC_OK && ti < halves * T; ti++) {
+        const uint32_t i = ti / halves, x = ti % halves;
+        const uint64_t tb = halves == 2 ? (x ? bytes[i] - bytes[i] / 2 : bytes[i] / 2) : bytes[i];
+        if (tb == 0 && halves == 2) /* a one-byte range: one half only */
+            continue;
         const int32_t *par = &k.tpar[(size_t)use[i] * nc];
         for (uint32_t c = 0; c < nc; c++) {
-            uint64_t per = bytes[i] > seg ? (bytes[i] + seg - 1) / seg : 1;
-            fan[c] = hc__mt_fanout(&h.cl[c], bytes[i] / per, (uint32_t)per,
-                                   arrive * (double)(bytes[i] / per));
+            uint64_t per = tb > seg ? (tb + seg - 1) / seg : 1;
+            fan[c] = hc__mt_fanout(&h.cl[c], tb / per, (uint32_t)per, arrive * (double)(tb / per));
         }
-        /* the tree: inside a site a d-ary heap into the coordinator, which sends to the
-         * coordinator of its parent site */
+        /* the tree: inside a site a d-ary heap (or the site's tree x) into the coordinator,
+         * which sends to the coordinator of its parent site */
         for (uint32_t v = 0; v < P; v++) {
             const hc__cluster_t *cl = &h.cl[site[v]];
             if (v == pb->root)
                 parent[v] = UINT32_MAX;
+            else if (pos[v] > 0 && halves == 2 && up[site[v]])
+                parent[v] = cl->nodes[up[site[v]][(size_t)x * cl->n + pos[v]]];
             else if (pos[v] > 0)
                 parent[v] = cl->nodes[(pos[v] - 1) / fan[site[v]]];
             else
@@ -118,9 +161,9 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
             ready[v] = 0;
         for (uint32_t q = n; rc == HC_OK && q-- > 1;) {
             uint32_t v = ord[q];
-            rc = hc__reduce_add_tree_event(s, pb, v, parent[v], bytes[i], (uint8_t)i, free_at,
-                                           ready);
+            rc = hc__reduce_add_tree_event(s, pb, v, parent[v], tb, (uint8_t)tn, free_at, ready);
         }
+        tn++;
     }
     if (rc == HC_OK) {
         s->root = pb->root;
@@ -134,7 +177,8 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
                                     : k.tail[use[i]] ? "site chain"
                                                      : "relay",
                                     (unsigned long long)bytes[i]);
-        rc = hc_schedule_set_note(s, "multitree: %u site trees (%s)", T, mix);
+        rc = hc_schedule_set_note(s, "multitree: %u site trees (%s)%s", T, mix,
+                                  halves == 2 ? ", each halved over the sites' two trees" : "");
     }
     free(use);
     free(bytes);
@@ -143,6 +187,9 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
     free(parent);
     free(ord);
     free(fan);
+    for (uint32_t c = 0; up && c < nc; c++)
+        free(up[c]);
+    free(up);
     free(free_at);
     free(ready);
     hc__mt_pack_free(&k);

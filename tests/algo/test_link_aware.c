@@ -496,6 +496,112 @@ static void test_bdp_window(void **state)
     hc_platform_destroy(p);
 }
 
+/* The sites' two trees (hc_algo_opts_t.site_trees) on grid5000-links (sites of 8, 1 Gb/s
+ * NICs, 5.2 to 12.2 ms between sites): the multitree broadcast's pieces reach every node in
+ * fewer hops than the chain through all 24 nodes, and in 8 KiB pieces ramped over 8 the flow
+ * model times it under 1.2x the cut bound, against the chain's 1.36x (16 KiB pieces, its best);
+ * the reduction's ranges, halved over the two trees, likewise: under 1.3x, the chain 1.36x. */
+static void test_multitree_site_trees(void **state)
+{
+    (void)state;
+    const uint64_t m = 1u << 20;
+    for (int red = 0; red < 2; red++) {
+        hc_platform_t *p = NULL;
+        hc_problem_t *pb =
+            platform_problem(HC_TEST_DATA "/../../bench/grid/platforms/grid5000-links.json",
+                             red ? HC_COLL_REDUCE : HC_COLL_BCAST, m, &p);
+        hc_algo_opts_t o;
+        hc_algo_opts_init(&o);
+        o.segment_bytes = red ? 8192 : 16384;
+        hc_schedule_t *chain = NULL, *two = NULL;
+        assert_int_equal(hc_schedule_compute(pb, "multitree", &o, &chain), HC_OK);
+        o.segment_bytes = 8192;
+        o.ramp_pieces = red ? 0 : 8;
+        o.site_trees = HC_SITE_TREES_TWO;
+        assert_int_equal(hc_schedule_compute(pb, "multitree", &o, &two), HC_OK);
+        assert_int_equal(hc_schedule_validate(two, pb), HC_OK);
+        /* hops from the root (broadcast: piece 0's) or to it (reduction: tree 0's) */
+        uint32_t depth[64] = {0}, deepest[2] = {0, 0};
+        const hc_schedule_t *sc[2] = {chain, two};
+        for (int x = 0; x < 2; x++) {
+            for (int round = 0; round < 64; round++)
+                for (size_t i = 0; i < sc[x]->n_events; i++) {
+                    const hc_event_t *e = &sc[x]->events[i];
+                    if (red ? e->tree != 0 : e->seg != 0)
+                        continue;
+                    uint32_t from = red ? e->dst : e->src, to = red ? e->src : e->dst;
+                    if (depth[from] + 1 > depth[to] && (from == pb->root || depth[from] > 0))
+                        depth[to] = depth[from] + 1;
+                }
+            for (uint32_t v = 0; v < pb->P; v++) {
+                deepest[x] = depth[v] > deepest[x] ? depth[v] : deepest[x];
+                depth[v] = 0;
+            }
+        }
+        assert_int_equal(deepest[0], pb->P - 1);
+        assert_true(deepest[1] <= 16);
+        if (red) { /* every node's ranges: each site tree's in two halves */
+            uint32_t trees = 0;
+            for (size_t i = 0; i < two->n_events; i++)
+                trees = two->events[i].tree + 1u > trees ? two->events[i].tree + 1u : trees;
+            assert_true(trees >= 2 && trees % 2 == 0);
+        }
+        double bound, t_chain = flow_time(pb, chain), t_two = flow_time(pb, two);
+        assert_int_equal(
+            (red ? hc_flows_reduce_bound : hc_flows_bcast_bound)(p, 0, (double)m, &bound), HC_OK);
+        printf("grid5000 multitree %s 1 MiB: chain %.5f s (%u hops), sites' two trees %.5f s "
+               "(%u hops), bound %.5f s\n",
+               red ? "reduce" : "bcast", t_chain, deepest[0], t_two, deepest[1], bound);
+        assert_true(t_two >= bound * (1 - 1e-9));
+        assert_true(t_two <= (red ? 1.3 : 1.2) * bound);
+        assert_true(t_chain > 1.3 * bound);
+        hc_schedule_destroy(chain);
+        hc_schedule_destroy(two);
+        hc_problem_destroy(pb);
+        hc_platform_destroy(p);
+    }
+    /* valid everywhere: sites of 1 to 24 nodes, messages of 1 B to 1 MiB, other roots */
+    const char *specs[] = {"builtin:gusto", "random:sites:sites=4:nodes=3",
+                           "random:sites:sites=3:nodes=7:interleave=1",
+                           HC_TEST_DATA "/../../bench/grid/platforms/sites-uneven.json",
+                           HC_TEST_DATA "/../../bench/grid/platforms/fat-tree-3to1.json"};
+    const uint64_t sizes[] = {1, 2, 3, 1000, 65536, 1u << 20};
+    for (size_t x = 0; x < sizeof specs / sizeof *specs; x++)
+        for (size_t y = 0; y < sizeof sizes / sizeof *sizes; y++)
+            for (int red = 0; red < 2; red++) {
+                hc_platform_t *p = NULL;
+                hc_problem_t *pb =
+                    platform_problem(specs[x], red ? HC_COLL_REDUCE : HC_COLL_BCAST, sizes[y], &p);
+                hc_problem_t *rooted = NULL;
+                hc_problem_spec_t sp;
+                hc_problem_spec_init(&sp, red ? HC_COLL_REDUCE : HC_COLL_BCAST);
+                sp.platform = p;
+                sp.msg_bytes = sizes[y];
+                sp.root = (uint32_t)(y * 7 % hc_platform_size(p));
+                assert_int_equal(hc_problem_create(&sp, &rooted), HC_OK);
+                hc_algo_opts_t o;
+                hc_algo_opts_init(&o);
+                o.site_trees = HC_SITE_TREES_TWO;
+                o.segment_bytes = y % 2 ? 0 : 4096;
+                const hc_problem_t *pbs[2] = {pb, rooted};
+                for (int r = 0; r < 2; r++) {
+                    hc_schedule_t *t = NULL;
+                    if (hc_schedule_compute(pbs[r], "multitree", &o, &t) != HC_OK)
+                        fail_msg("%s, %llu B, %s, root %u: %s", specs[x],
+                                 (unsigned long long)sizes[y], red ? "reduce" : "bcast",
+                                 pbs[r]->root, hc_error_detail());
+                    if (hc_schedule_validate(t, pbs[r]) != HC_OK)
+                        fail_msg("%s, %llu B, %s, root %u: %s", specs[x],
+                                 (unsigned long long)sizes[y], red ? "reduce" : "bcast",
+                                 pbs[r]->root, hc_error_detail());
+                    hc_schedule_destroy(t);
+                }
+                hc_problem_destroy(rooted);
+                hc_problem_destroy(pb);
+                hc_platform_destroy(p);
+            }
+}
+
 /* Reduction windows per node: on the 3-site grid (63 ranks, 10 ms between sites) the multitree
  * reduction of 1 MiB in 16 KiB pieces keeps 2 pieces in flight inside the sites and enough to
  * cover the WAN on the coordinators' edges; a window sized by the WAN for every node filled
@@ -811,6 +917,7 @@ int main(void)
         cmocka_unit_test(test_two_tree_window),
         cmocka_unit_test(test_multitree_ramp),
         cmocka_unit_test(test_bdp_window),
+        cmocka_unit_test(test_multitree_site_trees),
         cmocka_unit_test(test_reduce_node_windows),
         cmocka_unit_test(test_reduce_two_tree),
         cmocka_unit_test(test_reduce_small_segments),

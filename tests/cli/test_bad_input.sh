@@ -102,6 +102,7 @@ ROWS=$(cat <<'TABLE'
 2|needs an argument|platform show --platform
 1|--backbone-bw|platform export builtin:gusto --simgrid /nonexistent-dir/x.xml --backbone-bw 0
 1|ramp|schedule bcast --platform builtin:gusto --msg 1MiB --algo multitree --ramp 65
+1|site-trees|schedule bcast --platform builtin:gusto --msg 1MiB --algo multitree --site-trees 3
 TABLE
 )
 

@@ -34,6 +34,8 @@ static void help(FILE *f, int coll)
             "                               the best predicted m/2^i)\n"
             "  --ramp N                     bcast multitree: the first and last N pieces grow\n"
             "                               and shrink linearly (0-64; default 0: equal)\n"
+            "  --site-trees auto|two        bcast multitree: inside each site, the algorithm's\n"
+            "                               rule (default auto) or the site's two trees\n"
             "  --alpha A                    bcast TTCC switch cost (fraction of mean edge;\n"
             "                               default 0)\n"
             "  --verbose                    more detail in the note (default off)\n"

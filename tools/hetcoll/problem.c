@@ -192,6 +192,14 @@ int cli_popts_handle(cli_popts_t *o, const char *cmd, int code, const char *arg)
         if (cli_parse_u32(arg, &o->algo.ramp_pieces) != 0 || o->algo.ramp_pieces > 64)
             return bad_value(cmd, "ramp", arg, "expected a number of pieces from 0 to 64");
         return CLI_OK;
+    case POPT_SITE_TREES:
+        if (strcmp(arg, "auto") == 0)
+            o->algo.site_trees = HC_SITE_TREES_AUTO;
+        else if (strcmp(arg, "two") == 0)
+            o->algo.site_trees = HC_SITE_TREES_TWO;
+        else
+            return bad_value(cmd, "site-trees", arg, "expected auto or two");
+        return CLI_OK;
     case POPT_VERBOSE:
         o->algo.verbose = 1;
         return CLI_OK;

@@ -32,6 +32,7 @@ enum {
     POPT_ALPHA,
     POPT_SEGMENT,
     POPT_RAMP,
+    POPT_SITE_TREES,
     POPT_VERBOSE,
     POPT_LAST
 };
@@ -57,6 +58,7 @@ enum {
         {"alpha", required_argument, NULL, POPT_ALPHA},                                            \
         {"segment", required_argument, NULL, POPT_SEGMENT},                                        \
         {"ramp", required_argument, NULL, POPT_RAMP},                                              \
+        {"site-trees", required_argument, NULL, POPT_SITE_TREES},                                  \
     {                                                                                              \
         "verbose", no_argument, NULL, POPT_VERBOSE                                                 \
     }
