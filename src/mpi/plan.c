@@ -285,32 +285,6 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
     hc_error_clear();
 }
 
-/* A broadcast's segment variants (seg_variants), and the same for the algorithm run with the
- * sites' two trees (hc_algo_opts_t.site_trees: multitree), which replace it when the flow model
- * predicts them HC__VARIANT_GAIN faster with their own variants: the algorithm's rule picks a
- * chain in sites of up to 10 nodes, where the two trees are barely shallower, and whether their
- * shorter paths beat the chain's single stream depends on how the links share (grid5000's
- * sites of 8, 1 MiB: predicted 0.0227 s against the chain's 0.0260 s, and SMPI ran 0.0227 s and
- * 0.0260 s). Nothing when the algorithm ignores the option (the same schedule). */
-static void bcast_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
-                           int smpi, hc_schedule_t **s)
-{
-    hc_algo_opts_t v = *o;
-    v.site_trees = HC_SITE_TREES_TWO;
-    hc_schedule_t *t = NULL;
-    if (o->site_trees != HC_SITE_TREES_TWO && (*s)->n_segments > 1 &&
-        hc_schedule_compute(pb, name, &v, &t) == HC_OK && !same_shape(t, *s) &&
-        flow_predict(pb, t, smpi) == HC_OK) {
-        seg_variants(pb, name, &v, smpi, &t);
-    } else {
-        hc_schedule_destroy(t);
-        t = NULL;
-    }
-    seg_variants(pb, name, o, smpi, s);
-    settle(t, s);
-    hc_error_clear();
-}
-
 /* A reduction's pipeline segment (hc_schedule_reduce_segment's rule: 64 KiB or 4 x the largest
  * bandwidth-delay product) is likewise a guess; on a platform with links the runtime tries 2x
  * and 1/2 to 1/16 of it (not below 1 KiB, below the largest transfer, at most max(HC__MAX_EVENTS,
@@ -357,23 +331,35 @@ static void reduce_seg_variants(const hc_problem_t *pb, const char *name, const 
     hc_error_clear();
 }
 
-/* A reduction's segment variants (reduce_seg_variants), and, as bcast_variants does, the
- * same for the algorithm run with the sites' two trees (multitree: each range halved over
- * them), which replace it when predicted HC__VARIANT_GAIN faster. */
-static void reduce_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
-                            int smpi, hc_schedule_t **s)
+typedef void (*hc__variants_fn)(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
+                                int smpi, hc_schedule_t **s);
+
+/* A broadcast's or a reduction's segment variants (seg_variants, reduce_seg_variants), and the
+ * same for the algorithm run with the sites' two trees (hc_algo_opts_t.site_trees: multitree;
+ * a reduction halves each range over them), which replace it when the flow model predicts
+ * them HC__VARIANT_GAIN faster with their own variants. The algorithm's rule picks a chain in
+ * sites of up to 10 nodes, where the two trees are barely shallower, and whether their shorter
+ * paths beat the chain's single stream depends on how the links share (grid5000's sites of 8,
+ * 1 MiB: broadcast predicted 0.0227 s against the chain's 0.0260 s, and SMPI ran 0.0227 s and
+ * 0.0260 s; reduction 0.0235 s against 0.0263 s). Nothing when the algorithm ignores the
+ * option (the same schedule). */
+static void shape_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
+                           int smpi, hc_schedule_t **s)
 {
+    const hc__variants_fn variants = pb->coll == HC_COLL_BCAST ? seg_variants : reduce_seg_variants;
     hc_algo_opts_t v = *o;
     v.site_trees = HC_SITE_TREES_TWO;
     hc_schedule_t *t = NULL;
-    if (o->site_trees != HC_SITE_TREES_TWO && hc_schedule_compute(pb, name, &v, &t) == HC_OK &&
-        !same_shape(t, *s) && flow_predict(pb, t, smpi) == HC_OK) {
-        reduce_seg_variants(pb, name, &v, smpi, &t);
+    if (o->site_trees != HC_SITE_TREES_TWO &&
+        (pb->coll == HC_COLL_REDUCE || (*s)->n_segments > 1) &&
+        hc_schedule_compute(pb, name, &v, &t) == HC_OK && !same_shape(t, *s) &&
+        flow_predict(pb, t, smpi) == HC_OK) {
+        variants(pb, name, &v, smpi, &t);
     } else {
         hc_schedule_destroy(t);
         t = NULL;
     }
-    reduce_seg_variants(pb, name, o, smpi, s);
+    variants(pb, name, o, smpi, s);
     settle(t, s);
     hc_error_clear();
 }
@@ -417,10 +403,8 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         int rc = hc_schedule_compute(pb, name, &o, &out[0]);
         if (rc == HC_OK && links && flow_predict(pb, out[0], smpi) == HC_OK) {
             /* else the per-pair prediction stands */
-            if (pb->coll == HC_COLL_BCAST)
-                bcast_variants(pb, name, &o, smpi, &out[0]);
-            else if (pb->coll == HC_COLL_REDUCE)
-                reduce_variants(pb, name, &o, smpi, &out[0]);
+            if (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE)
+                shape_variants(pb, name, &o, smpi, &out[0]);
         }
         *n_out = rc == HC_OK;
         return rc;
@@ -480,10 +464,8 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
             rows_variant(pb, rows, a->name, &o, smpi, &s);
             last = s ? HC_OK : last;
         }
-        if (last == HC_OK && links && pb->coll == HC_COLL_BCAST)
-            bcast_variants(pb, a->name, &o, smpi, &s);
-        if (last == HC_OK && links && pb->coll == HC_COLL_REDUCE)
-            reduce_variants(pb, a->name, &o, smpi, &s);
+        if (last == HC_OK && links && (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE))
+            shape_variants(pb, a->name, &o, smpi, &s);
         if (last == HC_OK)
             all[n++] = s;
     }
