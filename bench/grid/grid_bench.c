@@ -35,8 +35,9 @@
  * on the op's byte matrix (the links' loads, latencies and the LP over all links). With
  * HETCOLL_FLOW_MODEL=smpi (SimGrid's default network model) the same bounds on
  * hc_flows_bound_platform's platform (latencies x 1.61075, capacities x 1.08739: the most
- * favourable message sizes' factors), which bound any schedule under that model; the plain
- * ones do not (8 KiB messages move 1.087 bytes per unit of capacity).
+ * favourable message sizes' factors; shared links crossed both ways / 1.05, the cross
+ * traffic), which bound any schedule under that model; the plain ones do not (8 KiB messages
+ * move 1.087 bytes per unit of capacity).
  * Results are checked: every timed call (hetcoll's and the native's) fills its own data
  * pattern, consecutive calls differing in every byte, and checks every rank's result after
  * the call (outside the timing); a wrong one prints "grid_bench: wrong result: ..." naming the

@@ -392,8 +392,9 @@ size_h() { awk '{ b = $1 + 0; if (b >= 1048576 && b % 1048576 == 0) printf "%d M
     if [ -n "${ORACLE_SMPI_DEFAULTS:-}" ]; then
         echo "Under SimGrid's default network model: the same bounds on the platform with every latency"
         echo "x 1.61075 and every capacity x 1.08739 (\`hc_flows_bound_platform\`: the factors of the"
-        echo "most favourable message sizes, 1426 to 3483 B and 5776 to 9375 B), a lower bound under"
-        echo "that model; the plain bound is not one there (8 KiB messages move 1.087 bytes per unit of"
+        echo "most favourable message sizes, 1426 to 3483 B and 5776 to 9375 B), a shared link crossed"
+        echo "both ways by every route across it / 1.05 (the cross-traffic), a lower bound under that"
+        echo "model; the plain bound is not one there (8 KiB messages move 1.087 bytes per unit of"
         echo "capacity)."
     fi
     echo "*het/native*, *het/bound*: hetcoll over the best native and over the bound; *het/sel worst*:"

@@ -96,16 +96,48 @@ int hc_flows_bound_platform(const hc_platform_t *p, const hc_flow_opts_t *opts, 
                          lf, bf);
     hc_platform_t *q = NULL;
     HC__TRY(hc_platform_clone(p, &q));
+    /* SMPI's cross traffic: a flow also loads its way back at 0.05, so a shared link that the
+     * way back of every route across it crosses too carries 1.05 per byte */
+    unsigned char *both = o.smpi_factors && q->route ? hc__calloc(q->n_links + 1, 1) : NULL;
+    if (o.smpi_factors && q->route && !both) {
+        hc_platform_destroy(q);
+        return hc__error(HC_ERR_NOMEM, "out of memory in hc_flows_bound_platform");
+    }
+    for (uint32_t k = 0; both && k < q->n_links; k++)
+        both[k] = q->links[k].sharing == HC_LINK_SHARED;
+    for (uint32_t i = 0; both && i < q->P; i++)
+        for (uint32_t j = 0; j < q->P; j++) {
+            const uint32_t *r = i == j ? NULL : q->route[(size_t)i * q->P + j];
+            const uint32_t *b = r ? q->route[(size_t)j * q->P + i] : NULL;
+            for (uint32_t h = 0; r && h < r[0]; h++) {
+                uint32_t x = r[1 + h] >> 1, back = 0;
+                for (uint32_t g = 0; b && !back && g < b[0]; g++)
+                    back = b[1 + g] >> 1 == x;
+                if (!back)
+                    both[x] = 0;
+            }
+        }
     for (uint32_t k = 0; k < q->n_links; k++) {
         q->links[k].lat *= lf;
-        q->links[k].bw *= bf;
+        q->links[k].bw *= bf / (both && both[k] ? 1 + SMPI_CROSSTRAFFIC : 1);
     }
     for (uint32_t i = 0; i < q->P; i++)
-        for (uint32_t j = 0; j < q->P; j++)
-            if (i != j) {
-                q->lat[(size_t)i * q->P + j] *= lf;
-                q->bw[(size_t)i * q->P + j] *= bf;
+        for (uint32_t j = 0; j < q->P; j++) {
+            if (i == j)
+                continue;
+            size_t k = (size_t)i * q->P + j;
+            const uint32_t *r = q->route ? q->route[k] : NULL;
+            q->lat[k] *= lf;
+            if (!r) {
+                q->bw[k] *= bf;
+                continue;
             }
+            double bw = INFINITY; /* the route's bottleneck, as hc_platform_set_route */
+            for (uint32_t h = 0; h < r[0]; h++)
+                bw = fmin(bw, q->links[r[1 + h] >> 1].bw);
+            q->bw[k] = bw;
+        }
+    free(both);
     *out = q;
     return HC_OK;
 }

@@ -203,9 +203,9 @@ static void test_flow_factors(void **state)
 }
 
 /* The bound platform under SMPI's model: latencies x 1.61075, capacities x 1.08739 (the most
- * favourable sizes'); the plain one unchanged. A 9000 B message on a fast, short link beats the
- * plain bound in SMPI's model and not the bound on that platform; and random transfer sets on
- * the 3-site grid never beat it either. */
+ * favourable sizes'), shared uplinks crossed both ways / 1.05; the plain one unchanged. A
+ * 9000 B message on a fast, short link beats the plain bound in SMPI's model and not the bound
+ * on that platform; and random transfer sets on the 3-site grid never beat it either. */
 static void test_flow_bound_platform(void **state)
 {
     (void)state;
@@ -239,6 +239,14 @@ static void test_flow_bound_platform(void **state)
      * together: SMPI's model never beats the bound on the bound platform */
     p = three_sites(3);
     assert_int_equal(hc_flows_bound_platform(p, &o, &q), HC_OK);
+    /* the shared uplinks, crossed both ways by every route across them, also carry the cross
+     * traffic: 1.05 per byte; a NIC's way back is its other direction */
+    uint32_t up0 = 0;
+    assert_int_equal(hc_platform_link_find(q, "up0", &up0), HC_OK);
+    assert_true(close_rel(hc_platform_link_bandwidth(q, up0), UP_BW * 1.08739 / 1.05));
+    assert_true(close_rel(hc_platform_link_latency(q, up0), UP_LAT * 1.61075));
+    assert_true(close_rel(hc_platform_bandwidth(q, 0, 1), NIC_BW * 1.08739));
+    assert_true(close_rel(hc_platform_bandwidth(q, 0, 3), UP_BW * 1.08739 / 1.05));
     const double sizes[] = {100, 2048, 4000, 8192, 9375, 20000, 65536, 1e6};
     hc_rng_t rng;
     hc_rng_seed(&rng, 20261126);
