@@ -675,14 +675,22 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
                                 search_limit(c, forced), hc_platform_has_routes(c->platform),
                                 c->flow_smpi);
         /* on links the prediction is the flow model's: its bound is the link bound (the
-         * problem's per-pair bound is 003's whole-message model, which pipelines beat) */
+         * problem's per-pair bound is 003's whole-message model, which pipelines beat), on
+         * the platform as the flow model sees it at best (under SMPI's model the plain bound
+         * is not one) */
         double lb = rc == HC_OK ? cand[0]->lower_bound : NAN;
         const char *lb_name = "lower bound";
+        hc_platform_t *bp = NULL;
+        hc_flow_opts_t fo;
+        hc_flow_opts_init(&fo);
+        fo.smpi_factors = c->flow_smpi;
         if (rc == HC_OK && c->opts.verbose && hc_platform_has_routes(c->platform) &&
             (coll == HC_COLL_BCAST || coll == HC_COLL_REDUCE) &&
+            hc_flows_bound_platform(pb->platform, &fo, &bp) == HC_OK &&
             (coll == HC_COLL_BCAST ? hc_flows_bcast_bound : hc_flows_reduce_bound)(
-                pb->platform, pb->root, (double)pb->msg_bytes, &lb) == HC_OK)
-            lb_name = "link bound";
+                bp, pb->root, (double)pb->msg_bytes, &lb) == HC_OK)
+            lb_name = c->flow_smpi ? "link bound under SMPI's model" : "link bound";
+        hc_platform_destroy(bp);
         hc_error_clear();
         hc_problem_destroy(pb);
         if (rc != HC_OK) {
