@@ -68,6 +68,9 @@ int hc__bb_send(hc__bb_t *b, uint32_t src, uint32_t dst, uint32_t seg, uint64_t 
  * (0, 1) of index u in tree t, or -1. Every index is interior in at most one tree. kid: 4n
  * entries. */
 int hc__two_tree_children(uint32_t n, int32_t *kid, int32_t top[2]);
+/* The same trees as parents: up[t * n + u] is the parent index of index u in tree t (0 for
+ * top[t], -1 for index 0). up: 2n entries. */
+int hc__two_tree_parents(uint32_t n, int32_t *up);
 
 /* ---------------------------------------------------------------- pLogP predictor
  * Parameters of a (homogeneous) group of nodes: L = mean latency, g(x) = mean of p2p(x) - L over

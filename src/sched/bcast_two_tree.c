@@ -94,6 +94,30 @@ int hc__two_tree_children(uint32_t n, int32_t *kid, int32_t top[2])
     return HC_OK;
 }
 
+int hc__two_tree_parents(uint32_t n, int32_t *up)
+{
+    int32_t top[2], *kid = hc__malloc(4 * (size_t)n + 1, sizeof *kid);
+    int rc = kid ? hc__two_tree_children(n, kid, top)
+                 : hc__error(HC_ERR_NOMEM, "out of memory in two-tree");
+    for (uint32_t t = 0; rc == HC_OK && t < 2; t++) {
+        for (uint32_t u = 0; u < n; u++)
+            up[t * n + u] = -1;
+        if (top[t] >= 0)
+            up[t * n + (uint32_t)top[t]] = 0;
+        for (uint32_t u = 0; u < n; u++)
+            for (uint32_t c = 0; c < 2; c++) {
+                int32_t v = kid[4 * (size_t)u + 2 * t + c];
+                if (v >= 0)
+                    up[t * n + (uint32_t)v] = (int32_t)u;
+            }
+        for (uint32_t u = 1; u < n; u++)
+            if (up[t * n + u] < 0)
+                rc = hc__error(HC_ERR_INTERNAL, "two-tree: index %u outside tree %u", u, t);
+    }
+    free(kid);
+    return rc;
+}
+
 static int run(hc__bb_t *b, const uint32_t *nodes, uint32_t n, uint64_t m, uint64_t segbytes,
                uint32_t k, int32_t *parent)
 {

@@ -89,28 +89,9 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
             const uint32_t n = h.cl[c].n;
             if (n <= 2)
                 continue;
-            int32_t *kid = hc__malloc(4 * (size_t)n, sizeof *kid), tops[2];
             up[c] = hc__malloc(2 * (size_t)n, sizeof **up);
-            rc = kid && up[c] ? hc__two_tree_children(n, kid, tops)
-                              : hc__error(HC_ERR_NOMEM, "out of memory in the multitree reduction");
-            for (uint32_t x = 0; rc == HC_OK && x < 2; x++) {
-                for (uint32_t a = 0; a < n; a++)
-                    up[c][x * n + a] = -1;
-                if (tops[x] >= 0)
-                    up[c][x * n + (uint32_t)tops[x]] = 0;
-                for (uint32_t a = 0; a < n; a++)
-                    for (uint32_t q = 0; q < 2; q++) {
-                        int32_t ch = kid[4 * (size_t)a + 2 * x + q];
-                        if (ch >= 0)
-                            up[c][x * n + (uint32_t)ch] = (int32_t)a;
-                    }
-                for (uint32_t a = 1; a < n; a++)
-                    if (up[c][x * n + a] < 0)
-                        rc = hc__error(HC_ERR_INTERNAL,
-                                       "multitree reduction: index %u outside the site's tree %u",
-                                       a, x);
-            }
-            free(kid);
+            rc = up[c] ? hc__two_tree_parents(n, up[c])
+                       : hc__error(HC_ERR_NOMEM, "out of memory in the multitree reduction");
         }
         if (rc == HC_OK)
             rc = hc_schedule_create(HC_COLL_REDUCE, P, &s);
