@@ -22,7 +22,8 @@ typedef struct hc_algo_opts {
     uint32_t order_len;
     int hierarchy;          /* bcast: -1 auto (labels when the platform has clusters),
                                0 none, 1 cluster labels (default -1) */
-    uint64_t segment_bytes; /* bcast pipelined algorithms: 0 = algorithm chooses (default) */
+    uint64_t segment_bytes; /* bcast pipelined algorithms, reduce multitree/two-tree, alltoall
+                             * pieces: 0 = algorithm chooses (default) */
     double alpha;           /* TTCC switch cost, fraction of the mean edge time (default 0) */
     int verbose;            /* algorithms may fill schedule->note with more detail */
     /* bcast `multitree`: the first and the last ramp_pieces pieces grow and shrink linearly

@@ -136,7 +136,8 @@ int hc_flows_reduce_bound(const hc_platform_t *p, uint32_t root, double m, doubl
  * (hc_flow_factors; with smpi_factors 1.61075 for 1426 to 3483 B and 1.08739 for 5776 to
  * 9375 B, times opts' own factors); with smpi_factors, a shared link that the way back of
  * every route across it crosses too also / 1.05 (the cross traffic: each flow loads its way
- * back at 0.05). hc_flows_bound, hc_flows_bcast_bound and
+ * back at 0.05), and on the copy hc_flows_bound adds 0.05 of each transfer's bytes to the
+ * other links of its way back (API 12). hc_flows_bound, hc_flows_bcast_bound and
  * hc_flows_reduce_bound on it are lower bounds under that model, which those on p are not
  * under SMPI's: 8 KiB messages move 1.087 bytes per unit of capacity. The caller destroys
  * *out. (API 11) */

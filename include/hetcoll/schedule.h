@@ -152,7 +152,8 @@ typedef struct hc_schedule {
      * HC_WINDOW_ALL = every message at once. */
     uint32_t window;
     /* Execution of a reduction: the pipeline's segment in bytes; 0 = the rule of
-     * hc_schedule_reduce_segment. (API 6) */
+     * hc_schedule_reduce_segment. (API 6) Of a total exchange: every message moves as the
+     * hc_schedule_pieces pieces of about this size; 0 = whole messages. (API 12) */
     uint64_t segment_bytes;
 } hc_schedule_t;
 #define HC_WINDOW_ALL UINT32_MAX
@@ -237,6 +238,17 @@ int hc_lower_bound(const hc_problem_t *pb, double *out);
  * receives stay all posted. */
 int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,
                              uint32_t *send_window, uint32_t *recv_window);
+
+/* A total exchange in pieces (segment_bytes > 0): a message of `bytes` moves as
+ * n = min(ceil(bytes / segment_bytes), HC_SCHEDULE_MAX_PIECES) pieces, posted one after the other
+ * in the message's place of the node's order; piece k (0 <= k < n) covers bytes
+ * [floor(k * bytes / n), floor((k + 1) * bytes / n)). 1 for whole messages (segment_bytes 0,
+ * another collective) and for empty ones. The cap keeps a rank's messages within
+ * 2 x HC_SCHEDULE_MAX_PIECES x P, whatever piece size a schedule file names. (API 12) */
+#define HC_SCHEDULE_MAX_PIECES 256u
+uint32_t hc_schedule_pieces(const hc_schedule_t *s, uint64_t bytes);
+/* Offset of piece k of a message of `bytes` cut into n pieces (k == n: bytes). (API 12) */
+uint64_t hc_schedule_piece_offset(uint64_t bytes, uint32_t n, uint32_t k);
 
 /* Segment size (bytes) of a pipelined reduction: the schedule's segment_bytes when set (the
  * runtime sets it on platforms with links, from the flow model), else: one tree, two segments

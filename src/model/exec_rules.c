@@ -101,6 +101,23 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
     return HC_OK;
 }
 
+uint32_t hc_schedule_pieces(const hc_schedule_t *s, uint64_t bytes)
+{
+    if (!s || s->coll != HC_COLL_ALLTOALL || s->segment_bytes == 0 || bytes == 0)
+        return 1;
+    uint64_t n = bytes / s->segment_bytes + (bytes % s->segment_bytes != 0);
+    return n < HC_SCHEDULE_MAX_PIECES ? (uint32_t)n : HC_SCHEDULE_MAX_PIECES;
+}
+
+uint64_t hc_schedule_piece_offset(uint64_t bytes, uint32_t n, uint32_t k)
+{
+    if (n == 0 || k >= n)
+        return bytes;
+    /* bytes * k / n without overflow: bytes = q * n + r */
+    uint64_t q = bytes / n, r = bytes % n;
+    return q * k + r * k / n;
+}
+
 /* Largest bandwidth-delay product of the schedule's edges. */
 static double reduce_bdp(const hc_schedule_t *s, const hc_platform_t *p)
 {

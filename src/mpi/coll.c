@@ -352,12 +352,14 @@ int hc_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, 
 /* ---- exchanges ---- */
 
 /* Gather every rank's send and receive byte counts and an error flag, so that every rank
- * takes the same decision. words[r] = [flag, send bytes to 0..P-1, recv bytes from 0..P-1]. */
+ * takes the same decision. words[r] = [flags, send bytes to 0..P-1, recv bytes from 0..P-1];
+ * flags: 1 = bad arguments, 2 = a datatype that cannot move as bytes (c->a2a_pieces_ok). */
 static int gather_pairs(hc_comm_t *c, int local_err, const int *sendcounts, MPI_Datatype stype,
                         const int *recvcounts, MPI_Datatype rtype, uint64_t **bytes_out)
 {
     const int P = c->size;
     const size_t W = 1 + 2 * (size_t)P;
+    c->a2a_pieces_ok = 0;
     uint64_t *mine = calloc(W, sizeof *mine), *all = calloc(W * (size_t)P, sizeof *all);
     uint64_t *bytes = calloc((size_t)P * P, sizeof *bytes);
     if (!mine || !all || !bytes)
@@ -378,9 +380,16 @@ static int gather_pairs(hc_comm_t *c, int local_err, const int *sendcounts, MPI_
     }
     int err = local_err;
     if (mine && all) {
-        mine[0] = (uint64_t)(local_err == MPI_SUCCESS ? 0 : 1);
+        /* bit 1: a datatype with holes here, so no rank's messages may move in byte pieces */
+        mine[0] =
+            (uint64_t)(local_err == MPI_SUCCESS ? 0 : 1) |
+            (local_err == MPI_SUCCESS && hc__dense_type(stype, 2) && hc__dense_type(rtype, 2) ? 0
+                                                                                              : 2);
         MPI_Allgather(mine, (int)W, MPI_UINT64_T, all, (int)W, MPI_UINT64_T, c->comm);
         err = MPI_SUCCESS;
+        c->a2a_pieces_ok = 1;
+        for (int i = 0; i < P; i++)
+            c->a2a_pieces_ok &= !(all[(size_t)i * W] & 2);
         /* What i sends to j must be what j expects from i. */
         for (int i = 0; i < P && err == MPI_SUCCESS; i++)
             for (int j = 0; j < P; j++) {

@@ -226,6 +226,9 @@ struct hc_comm {
     hc_comm_opts_t opts;
     char algo[HC_COLL_COUNT][48]; /* resolved names (opts, then environment) */
     int flow_smpi; /* HETCOLL_FLOW_MODEL=smpi: predictions with SMPI's default factors */
+    /* alltoallv being planned: every rank's datatypes are dense (gathered), so messages may
+     * move in pieces of bytes */
+    int a2a_pieces_ok;
     uint64_t epoch;
     hc__entry_t *cache;
     unsigned n_cache;
@@ -361,7 +364,16 @@ typedef struct {
 int hc__exchange_run(MPI_Comm comm, hc__msg_t *sends, size_t ns, uint32_t ws, hc__msg_t *recvs,
                      size_t nr, uint32_t wr);
 
-/* Execute events of a pairwise exchange (alltoallv). */
+/* A total exchange in pieces (hc_schedule_pieces): the messages m[0 .. ns) (sends, of events
+ * o->sends) and m[ns .. ns + nr) (receives, of o->recvs), each of its event's bytes at m->buf,
+ * become their pieces in *out (MPI_BYTE, each message's pieces consecutive, in its place);
+ * *ns_out and *nr_out count them. The caller frees *out. Each message's buffer must hold its
+ * bytes contiguously (hc__dense_type, or MPI_BYTE scratch). */
+int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__msg_t *m,
+                      hc__msg_t **out, size_t *ns_out, size_t *nr_out);
+
+/* Execute events of a pairwise exchange (alltoallv). In pieces (s->segment_bytes) the call's
+ * datatypes must be dense (hc__dense_type) on every rank: the caller plans pieces only then. */
 int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o,
                       const char *sendbuf, const int *sendcounts, const int *sdispls,
                       MPI_Datatype sendtype, char *recvbuf, const int *recvcounts,

@@ -68,7 +68,11 @@ int hc__spec_run(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, int
         MPI_Type_get_extent(sendtype, &lb, &sext);
         MPI_Type_get_extent(recvtype, &lb, &rext);
     }
-    int ok = args_ok;
+    /* in pieces, a message moves as bytes: a datatype with holes cannot (the sizes are the
+     * recorded ones, so it goes as a changed pair; the redo plans whole messages) */
+    const int usable = args_ok && (!s->segment_bytes ||
+                                   (hc__dense_type(sendtype, 2) && hc__dense_type(recvtype, 2)));
+    int ok = usable;
     for (int j = 0; ok && j < P; j++)
         ok = nbytes(sendcounts[j], ssz) == sp->row[j] && nbytes(recvcounts[j], rsz) == sp->col[j];
     /* Pairs whose count changed (or all, for invalid arguments) use scratch of the recorded
@@ -76,12 +80,12 @@ int hc__spec_run(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, int
     uint64_t zmax = 0, rsum = 0;
     for (size_t i = 0; !ok && i < o->ns; i++) {
         uint32_t d = s->events[o->sends[i]].dst;
-        if (!args_ok || nbytes(sendcounts[d], ssz) != sp->row[d])
+        if (!usable || nbytes(sendcounts[d], ssz) != sp->row[d])
             zmax = sp->row[d] > zmax ? sp->row[d] : zmax;
     }
     for (size_t i = 0; !ok && i < o->nr; i++) {
         uint32_t f = s->events[o->recvs[i]].src;
-        if (!args_ok || nbytes(recvcounts[f], rsz) != sp->col[f])
+        if (!usable || nbytes(recvcounts[f], rsz) != sp->col[f])
             rsum += sp->col[f];
     }
     hc__msg_t *m = malloc(sizeof *m * (o->ns + o->nr + 1));
@@ -94,7 +98,7 @@ int hc__spec_run(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, int
     uint64_t roff = 0;
     for (size_t i = 0; err == MPI_SUCCESS && i < o->ns; i++) {
         int d = (int)s->events[o->sends[i]].dst;
-        if (ok || (args_ok && nbytes(sendcounts[d], ssz) == sp->row[d]))
+        if (ok || (usable && nbytes(sendcounts[d], ssz) == sp->row[d]))
             m[i] =
                 (hc__msg_t){(char *)sendbuf + sdispls[d] * sext, sendcounts[d], sendtype, d, stag};
         else
@@ -103,12 +107,19 @@ int hc__spec_run(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, int
     for (size_t i = 0; err == MPI_SUCCESS && i < o->nr; i++) {
         int f = (int)s->events[o->recvs[i]].src;
         hc__msg_t *r = &m[o->ns + i];
-        if (ok || (args_ok && nbytes(recvcounts[f], rsz) == sp->col[f])) {
+        if (ok || (usable && nbytes(recvcounts[f], rsz) == sp->col[f])) {
             *r = (hc__msg_t){recvbuf + rdispls[f] * rext, recvcounts[f], recvtype, f, rtag};
         } else {
             *r = (hc__msg_t){scratch + roff, (int)sp->col[f], MPI_BYTE, f, rtag};
             roff += sp->col[f];
         }
+    }
+    /* in pieces: the messages' pieces, each with its message's buffer, tag and peer */
+    hc__msg_t *run = m, *pm = NULL;
+    size_t ns = o->ns, nr = o->nr;
+    if (err == MPI_SUCCESS && s->segment_bytes) {
+        err = hc__pieces_expand(s, o, m, &pm, &ns, &nr);
+        run = pm;
     }
     MPI_Request agree = MPI_REQUEST_NULL;
     int stale = !ok, any_stale = 0;
@@ -119,14 +130,15 @@ int hc__spec_run(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, int
                            recvbuf + rdispls[me] * rext, recvcounts[me], recvtype, me, 0, c->comm,
                            MPI_STATUS_IGNORE);
     if (err == MPI_SUCCESS)
-        err = hc__exchange_run(c->comm, m, o->ns, o->ws, m + o->ns, o->nr, o->wr);
+        err = hc__exchange_run(c->comm, run, ns, o->ws, run + ns, nr, o->wr);
     if (err == MPI_SUCCESS && !sp->dense)
         err = MPI_Wait(&agree, MPI_STATUS_IGNORE);
     if (err == MPI_SUCCESS && sp->dense) {
         any_stale = stale;
-        for (size_t i = 0; i < o->nr; i++)
-            any_stale |= m[o->ns + i].tag != TAG_OK;
+        for (size_t i = 0; i < nr; i++)
+            any_stale |= run[ns + i].tag != TAG_OK;
     }
+    free(pm);
     free(m);
     free(zeros);
     free(scratch);

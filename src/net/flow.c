@@ -120,6 +120,9 @@ int hc_flows_bound_platform(const hc_platform_t *p, const hc_flow_opts_t *opts, 
     for (uint32_t k = 0; k < q->n_links; k++) {
         q->links[k].lat *= lf;
         q->links[k].bw *= bf / (both && both[k] ? 1 + SMPI_CROSSTRAFFIC : 1);
+        /* elsewhere hc_flows_bound adds each transfer's way back, where it knows the bytes (a
+         * rack's split-duplex uplink carries 0.05 of what its nodes receive from outside) */
+        q->links[k].back_load = both && !both[k] ? SMPI_CROSSTRAFFIC : 0;
     }
     for (uint32_t i = 0; i < q->P; i++)
         for (uint32_t j = 0; j < q->P; j++) {
@@ -547,6 +550,22 @@ int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out)
                 if (ns < 64)
                     seen[ns++] = res;
                 load[res] += b;
+            }
+            /* cross traffic (hc_flows_bound_platform): the way back loads its links */
+            const uint32_t *back = p->route[(size_t)j * p->P + i];
+            int64_t bseen[64];
+            uint32_t nb = 0;
+            for (uint32_t h = 0; back && h < back[0]; h++) {
+                const hc__link_t *l = &p->links[back[1 + h] >> 1];
+                int64_t res = resource_of(p, back[1 + h]);
+                int dup = res < 0 || !(l->back_load > 0);
+                for (uint32_t q = 0; !dup && q < nb; q++)
+                    dup = bseen[q] == res;
+                if (dup)
+                    continue;
+                if (nb < 64)
+                    bseen[nb++] = res;
+                load[res] += l->back_load * b;
             }
             if (lat + b / bw > lb)
                 lb = lat + b / bw;

@@ -103,6 +103,7 @@ int hc_platform_add_link(hc_platform_t *p, const char *name, double bandwidth_Bp
     l->bw = bandwidth_Bps;
     l->lat = latency_s;
     l->sharing = (int)sharing;
+    l->back_load = 0;
     if (id)
         *id = p->n_links;
     p->n_links++;

@@ -26,6 +26,10 @@ typedef struct hc__link {
     char *name;
     double bw, lat;
     int sharing; /* hc_link_sharing_t */
+    /* What a transfer whose way back crosses this link loads it with, per byte: SMPI's cross
+     * traffic (0.05) in hc_flows_bound_platform's copies, on the links it did not scale for it;
+     * 0 elsewhere (not copied by hc__links_copy). Read by hc_flows_bound. */
+    double back_load;
 } hc__link_t;
 
 struct hc_platform {

@@ -215,7 +215,7 @@ int hc_schedule_to_json(const hc_schedule_t *s, char **out)
             json_object_set_new(root, "trees", trees);
         }
     }
-    if (s->coll == HC_COLL_REDUCE && s->segment_bytes)
+    if ((s->coll == HC_COLL_REDUCE || s->coll == HC_COLL_ALLTOALL) && s->segment_bytes)
         json_object_set_new(root, "segment_bytes", json_integer((json_int_t)s->segment_bytes));
     if (s->coll == HC_COLL_REDUCE && s->has_search) {
         json_t *o = json_object();
@@ -358,6 +358,7 @@ static int is_known(hc_coll_t coll, const char *key)
     static const char *const redist[] = {"n1", "n2", "k", "beta", "cost", "steps"};
     static const char *const bcast[] = {"root", "segments", "parent", "trees"};
     static const char *const reduce[] = {"root", "search", "segment_bytes"};
+    static const char *const alltoall[] = {"segment_bytes"};
     for (size_t i = 0; i < sizeof common / sizeof *common; i++)
         if (strcmp(key, common[i]) == 0)
             return 1;
@@ -372,6 +373,9 @@ static int is_known(hc_coll_t coll, const char *key)
     } else if (coll == HC_COLL_REDUCE) {
         list = reduce;
         n = sizeof reduce / sizeof *reduce;
+    } else {
+        list = alltoall;
+        n = sizeof alltoall / sizeof *alltoall;
     }
     for (size_t i = 0; i < n; i++)
         if (strcmp(key, list[i]) == 0)
@@ -746,7 +750,7 @@ static int parse_root(const ctx_t *c, json_t *root, hc_schedule_t **out)
     }
     if (coll == HC_COLL_REDUCE && json_object_get(root, "search"))
         TRY(parse_search(c, json_object_get(root, "search"), s));
-    if (coll == HC_COLL_REDUCE)
+    if (coll == HC_COLL_REDUCE || coll == HC_COLL_ALLTOALL)
         TRY(get_uint(c, root, "segment_bytes", "segment_bytes", 0, UINT32_MAX, &s->segment_bytes));
     v = json_object_get(root, "note");
     if (v) {

@@ -299,7 +299,7 @@ static int chain(fr_t *f, const size_t *idx, size_t a, size_t b, uint32_t w, int
 static int groups(fr_t *f, const hc_schedule_t *s, const hc_platform_t *pl, size_t *so, size_t *si,
                   size_t *ro, size_t *ri)
 {
-    size_t P = s->P, E = s->n_events;
+    size_t P = s->P, E = f->n; /* transfers: a total exchange's pieces */
     f->n_groups = 2 * P;
     f->goff = hc__malloc(2 * P + 1, sizeof *f->goff);
     f->gidx = hc__malloc(2 * E + 1, sizeof *f->gidx);
@@ -339,7 +339,32 @@ static int groups(fr_t *f, const hc_schedule_t *s, const hc_platform_t *pl, size
     return rc;
 }
 
-/* Total exchange and broadcast: a transfer per event. */
+/* A total exchange in pieces: the node lists of events (off, idx) become lists of transfers,
+ * event i's pieces xf[i] .. xf[i + 1] - 1 in its place. Replaces *idx. */
+static int expand(size_t P, const size_t *xf, size_t *off, size_t **idx)
+{
+    size_t n = 0;
+    for (size_t q = 0; q < off[P]; q++)
+        n += xf[(*idx)[q] + 1] - xf[(*idx)[q]];
+    size_t *out = hc__malloc(n + 1, sizeof *out);
+    if (!out)
+        return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    size_t k = 0;
+    for (size_t u = 0; u < P; u++) {
+        size_t from = off[u];
+        off[u] = k;
+        for (size_t q = from; q < off[u + 1]; q++)
+            for (size_t y = xf[(*idx)[q]]; y < xf[(*idx)[q] + 1]; y++)
+                out[k++] = y;
+    }
+    off[P] = k;
+    free(*idx);
+    *idx = out;
+    return HC_OK;
+}
+
+/* Total exchange and broadcast: a transfer per event (a total exchange in pieces: a transfer per
+ * piece, hc_schedule_pieces). */
 static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *truth,
                         const hc_sim_opts_t *opts, const size_t *order)
 {
@@ -350,13 +375,37 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
      * bounds what is in flight; eager pieces would all share the link at once and arrive
      * together); a whole-message one sends one at a time */
     const int windows = s->coll == HC_COLL_BCAST && s->n_segments > 1 && !s->parent2;
-    for (size_t i = 0; i < s->n_events; i++)
-        HC__TRY(push_xfer(f, s->events[i].src, s->events[i].dst, (double)s->events[i].bytes, i,
-                          windows ? 0 : opts->eager_bytes));
+    const int pieces = s->coll == HC_COLL_ALLTOALL && s->segment_bytes > 0;
+    size_t *xf = pieces ? hc__malloc(s->n_events + 1, sizeof *xf) : NULL;
+    if (pieces && !xf)
+        return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    for (size_t i = 0; i < s->n_events; i++) {
+        const uint64_t b = s->events[i].bytes;
+        const uint32_t n = hc_schedule_pieces(s, b);
+        if (xf)
+            xf[i] = f->n;
+        for (uint32_t k = 0; k < n; k++) {
+            const uint64_t len =
+                hc_schedule_piece_offset(b, n, k + 1) - hc_schedule_piece_offset(b, n, k);
+            int rc = push_xfer(f, s->events[i].src, s->events[i].dst, (double)len, i,
+                               windows ? 0 : opts->eager_bytes);
+            if (rc != HC_OK) {
+                free(xf);
+                return rc;
+            }
+        }
+    }
+    if (xf)
+        xf[s->n_events] = f->n;
     size_t *so = NULL, *si = NULL, *ro = NULL, *ri = NULL;
     int rc = lists(s, order, 0, &so, &si);
     if (rc == HC_OK)
         rc = lists(s, order, 1, &ro, &ri);
+    if (rc == HC_OK && xf)
+        rc = expand(s->P, xf, so, &si);
+    if (rc == HC_OK && xf)
+        rc = expand(s->P, xf, ro, &ri);
+    free(xf);
     if (rc == HC_OK && s->coll == HC_COLL_ALLTOALL)
         return groups(f, s, pl, so, si, ro, ri);
     for (uint32_t u = 0; rc == HC_OK && u < s->P; u++) {

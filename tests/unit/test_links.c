@@ -247,6 +247,18 @@ static void test_flow_bound_platform(void **state)
     assert_true(close_rel(hc_platform_link_latency(q, up0), UP_LAT * 1.61075));
     assert_true(close_rel(hc_platform_bandwidth(q, 0, 1), NIC_BW * 1.08739));
     assert_true(close_rel(hc_platform_bandwidth(q, 0, 3), UP_BW * 1.08739 / 1.05));
+    /* a NIC's other direction carries 0.05 of what comes back over it (API 12): node 0 sends
+     * 1 MB to node 1 and receives 1 MB from node 2, so its NIC's up direction carries 1.05 MB */
+    {
+        double b2[81] = {0};
+        b2[0 * 9 + 1] = b2[2 * 9 + 0] = 1e6;
+        assert_int_equal(hc_flows_bound(q, b2, &lb), HC_OK);
+        assert_true(lb >= 1.05e6 / (NIC_BW * 1.08739) * (1 - 1e-12));
+        hc_flow_t f2[2] = {{0, 1, 1e6, 0}, {2, 0, 1e6, 0}};
+        double e2[2];
+        assert_int_equal(hc_flows_run(p, &o, f2, 2, e2), HC_OK);
+        assert_true((e2[0] > e2[1] ? e2[0] : e2[1]) >= lb * (1 - 1e-9));
+    }
     const double sizes[] = {100, 2048, 4000, 8192, 9375, 20000, 65536, 1e6};
     hc_rng_t rng;
     hc_rng_seed(&rng, 20261126);
