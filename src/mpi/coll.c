@@ -695,7 +695,10 @@ static int alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], 
     const int same = record_matrix(c, bytes);
     const void *redo_src = copy ? copy : (in_place ? MPI_IN_PLACE : sendbuf);
     if (forced) {
-        if (sp->entry.n_cand == 0)
+        /* planned in pieces for an earlier call whose datatypes had no holes: plan again for
+         * this one's (c->a2a_pieces_ok is agreed, the entry the same everywhere) */
+        if (sp->entry.n_cand == 0 ||
+            (sp->entry.cand[0].s && sp->entry.cand[0].s->segment_bytes && !c->a2a_pieces_ok))
             err = plan_matrix(c, bytes);
         const hc__order_t *o = NULL;
         if (err == MPI_SUCCESS && sp->entry.cand[0].s)

@@ -318,6 +318,12 @@ static void test_alltoallv_pieces(void **state)
     for (int rep = 0; rep < 3; rep++)
         typed_matrix(c, m, holes, 8, 150 + (uint64_t)rep);
     hc_comm_destroy(c);
+    /* holes at the second call, which gathers the sizes and finds the first call's plan */
+    c = make_comm(92, HC_COLL_ALLTOALL, "pieces");
+    typed_matrix(c, m, MPI_INT, sizeof(int), 160);
+    typed_matrix(c, m, holes, 8, 161);
+    typed_matrix(c, m, MPI_INT, sizeof(int), 162);
+    hc_comm_destroy(c);
     MPI_Type_free(&holes);
     free(m);
 }
