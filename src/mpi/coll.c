@@ -805,6 +805,9 @@ int hc__alltoall_start(hc_comm_t *c, const void *sendbuf, int sendcount, MPI_Dat
     }
     uint64_t key[1] = {hc__size_class(pair)};
     plan_arg_t arg = {NULL, pair, 0, 0};
+    /* whole messages: this plan serves later calls of any datatype, and no rank knows whether
+     * every rank's datatypes could move as byte pieces (alltoallv gathers that) */
+    c->a2a_pieces_ok = 0;
     hc__lookup_t lookup;
     int err = hc__plan_lookup(c, HC_COLL_ALLTOALL, key, 1, pair, build_alltoall, &arg, &lookup,
                               &call->e, &call->tmp);
