@@ -851,6 +851,26 @@ static void test_flows_bound_lp(void **state)
     }
 }
 
+/* All-to-all of 64 KiB per pair on p (skew: ranks i % 5 == 0 send 10x); *sizes and *bytes
+ * (P x P) belong to the caller. */
+static hc_problem_t *a2a_problem(hc_platform_t *p, int skew, hc_matrix_t **sizes, double **bytes)
+{
+    const uint32_t P = hc_platform_size(p);
+    assert_int_equal(hc_matrix_create(P, P, 0.0, sizes), HC_OK);
+    *bytes = calloc((size_t)P * P, sizeof **bytes);
+    for (uint32_t i = 0; i < P; i++)
+        for (uint32_t j = 0; j < P; j++)
+            if (i != j)
+                (*bytes)[i * P + j] = HC_AT(*sizes, i, j) = (skew && i % 5 == 0 ? 10 : 1) * 65536.0;
+    hc_problem_spec_t sp;
+    hc_problem_spec_init(&sp, HC_COLL_ALLTOALL);
+    sp.platform = p;
+    sp.sizes = *sizes;
+    hc_problem_t *pb = NULL;
+    assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
+    return pb;
+}
+
 /* A skewed all-to-all on the 3-site grid (every fifth node sends 10x): with every message in
  * flight, max-min sharing keeps the busiest uplink full to the end (the link bound), where the
  * windowed 1-port orders leave it idle at times; the window survives the JSON round trip. */
@@ -859,20 +879,9 @@ static void test_post_all_alltoall(void **state)
     (void)state;
     hc_platform_t *p = NULL;
     assert_int_equal(hc_platform_load("random:sites:sites=3:nodes=4:interleave=1", &p), HC_OK);
-    const uint32_t P = 12;
     hc_matrix_t *sizes = NULL;
-    assert_int_equal(hc_matrix_create(P, P, 0.0, &sizes), HC_OK);
-    double *bytes = calloc((size_t)P * P, sizeof *bytes);
-    for (uint32_t i = 0; i < P; i++)
-        for (uint32_t j = 0; j < P; j++)
-            if (i != j)
-                bytes[i * P + j] = HC_AT(sizes, i, j) = (i % 5 == 0 ? 10 : 1) * 65536.0;
-    hc_problem_spec_t sp;
-    hc_problem_spec_init(&sp, HC_COLL_ALLTOALL);
-    sp.platform = p;
-    sp.sizes = sizes;
-    hc_problem_t *pb = NULL;
-    assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
+    double *bytes = NULL;
+    hc_problem_t *pb = a2a_problem(p, 1, &sizes, &bytes);
     hc_schedule_t *all = NULL, *os = NULL;
     assert_int_equal(hc_schedule_compute(pb, "post-all", NULL, &all), HC_OK);
     assert_int_equal(hc_schedule_validate(all, pb), HC_OK);
@@ -960,21 +969,9 @@ static void test_alltoall_pieces(void **state)
         for (int skew = 0; skew < 2; skew++) {
             hc_platform_t *p = NULL;
             assert_int_equal(hc_platform_load(specs[sc], &p), HC_OK);
-            const uint32_t P = hc_platform_size(p);
             hc_matrix_t *sizes = NULL;
-            assert_int_equal(hc_matrix_create(P, P, 0.0, &sizes), HC_OK);
-            double *bytes = calloc((size_t)P * P, sizeof *bytes);
-            for (uint32_t i = 0; i < P; i++)
-                for (uint32_t j = 0; j < P; j++)
-                    if (i != j)
-                        bytes[i * P + j] = HC_AT(sizes, i, j) =
-                            (skew && i % 5 == 0 ? 10 : 1) * 65536.0;
-            hc_problem_spec_t sp;
-            hc_problem_spec_init(&sp, HC_COLL_ALLTOALL);
-            sp.platform = p;
-            sp.sizes = sizes;
-            hc_problem_t *pb = NULL;
-            assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
+            double *bytes = NULL;
+            hc_problem_t *pb = a2a_problem(p, skew, &sizes, &bytes);
             hc_schedule_t *all = NULL, *pc = NULL;
             assert_int_equal(hc_schedule_compute(pb, "post-all", NULL, &all), HC_OK);
             assert_int_equal(hc_schedule_compute(pb, "pieces", NULL, &pc), HC_OK);
