@@ -1,6 +1,6 @@
 /* `pieces` total exchange: post-all with every message cut into pieces of opts->segment_bytes
- * (default HC__PIECE_BYTES, doubled on big exchanges: HC__PIECES_DEFAULT), every piece posted
- * at once. The events are post-all's, one per
+ * (default HC__PIECE_BYTES; whole messages on big exchanges: HC__PIECES_DEFAULT), every piece
+ * posted at once. The events are post-all's, one per
  * message with its 1-port times; the schedule's segment_bytes tells the runtime and the flow
  * replay to move each message as ceil(bytes / segment_bytes) consecutive pieces.
  *
@@ -19,10 +19,11 @@
 #include "../core/internal.h"
 
 #define HC__PIECE_BYTES 8192u
-/* Pieces in all: the default size doubles until the exchange has at most HC__PIECES_DEFAULT
- * (the runtime's flow replays stay cheap: 16384 pieces of 8 KiB on 24 ranks replay in 0.1 s,
- * 500000 on 63 ranks took minutes); a size given (--segment) that cuts more than
- * HC__PIECES_MAX is an error (bounded memory and time in the replays and the runtime). */
+/* Pieces in all: by default at most HC__PIECES_DEFAULT, else whole messages (the flow replays
+ * and SMPI stay affordable: 16384 pieces on 24 ranks replay in 0.1 s and simulate in seconds
+ * per call, 15600 of 512 KiB on 63 ranks took SMPI minutes per call; larger pieces would not
+ * help either, 16 to 64 KiB messages get SMPI's worst bandwidth factor, 0.70); a size given
+ * (--segment) that cuts more than HC__PIECES_MAX is an error (bounded memory and time). */
 #define HC__PIECES_DEFAULT 16384u
 #define HC__PIECES_MAX 65536u
 
@@ -52,12 +53,15 @@ int hc__algo_alltoall_pieces(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                          "%u",
                          (unsigned long long)forced, n, HC__PIECES_MAX);
     }
-    while (!forced && n > HC__PIECES_DEFAULT) {
-        s->segment_bytes *= 2;
-        n = count_pieces(s);
+    char note[128];
+    if (!forced && n > HC__PIECES_DEFAULT) {
+        s->segment_bytes = 0;
+        snprintf(note, sizeof note,
+                 "pieces: %u-byte pieces would make %.0f, more than %u: whole messages",
+                 HC__PIECE_BYTES, n, HC__PIECES_DEFAULT);
+    } else {
+        snprintf(note, sizeof note, "pieces: every message in pieces of %llu B, all posted at once",
+                 (unsigned long long)s->segment_bytes);
     }
-    char note[96];
-    snprintf(note, sizeof note, "pieces: every message in pieces of %llu B, all posted at once",
-             (unsigned long long)s->segment_bytes);
     return hc_schedule_set_note(s, note);
 }
