@@ -13,8 +13,6 @@
  * only add per-message costs; the runtime predicts each piece size with the flow model
  * (HETCOLL_FLOW_MODEL) and measures before it keeps one (src/mpi/plan.c).
  * Complexity O(P^2). */
-#include <stdio.h>
-
 #include "algos.h"
 #include "../core/internal.h"
 
@@ -53,15 +51,12 @@ int hc__algo_alltoall_pieces(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                          "%u",
                          (unsigned long long)forced, n, HC__PIECES_MAX);
     }
-    char note[128];
     if (!forced && n > HC__PIECES_DEFAULT) {
         s->segment_bytes = 0;
-        snprintf(note, sizeof note,
-                 "pieces: %u-byte pieces would make %.0f, more than %u: whole messages",
-                 HC__PIECE_BYTES, n, HC__PIECES_DEFAULT);
-    } else {
-        snprintf(note, sizeof note, "pieces: every message in pieces of %llu B, all posted at once",
-                 (unsigned long long)s->segment_bytes);
+        return hc_schedule_set_note(
+            s, "pieces: %u-byte pieces would make %.0f, more than %u: whole messages",
+            HC__PIECE_BYTES, n, HC__PIECES_DEFAULT);
     }
-    return hc_schedule_set_note(s, note);
+    return hc_schedule_set_note(s, "pieces: every message in pieces of %llu B, all posted at once",
+                                (unsigned long long)s->segment_bytes);
 }
