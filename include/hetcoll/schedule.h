@@ -247,6 +247,9 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
  * 2 x HC_SCHEDULE_MAX_PIECES x P, whatever piece size a schedule file names. (API 12) */
 #define HC_SCHEDULE_MAX_PIECES 256u
 uint32_t hc_schedule_pieces(const hc_schedule_t *s, uint64_t bytes);
+/* Messages the schedule moves in all: hc_schedule_pieces summed over its events (the number of
+ * events when it sends whole messages); 0 for NULL. (API 12) */
+uint64_t hc_schedule_piece_count(const hc_schedule_t *s);
 /* Offset of piece k of a message of `bytes` cut into n pieces (k == n: bytes). (API 12) */
 uint64_t hc_schedule_piece_offset(uint64_t bytes, uint32_t n, uint32_t k);
 

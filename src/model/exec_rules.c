@@ -109,6 +109,14 @@ uint32_t hc_schedule_pieces(const hc_schedule_t *s, uint64_t bytes)
     return n < HC_SCHEDULE_MAX_PIECES ? (uint32_t)n : HC_SCHEDULE_MAX_PIECES;
 }
 
+uint64_t hc_schedule_piece_count(const hc_schedule_t *s)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; s && i < s->n_events; i++)
+        n += hc_schedule_pieces(s, s->events[i].bytes);
+    return n;
+}
+
 uint64_t hc_schedule_piece_offset(uint64_t bytes, uint32_t n, uint32_t k)
 {
     if (n == 0 || k >= n)

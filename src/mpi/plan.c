@@ -410,10 +410,7 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
         hc_schedule_t *t = NULL;
         if (hc_schedule_compute(pb, "pieces", &v, &t) != HC_OK)
             break;
-        double n = 0;
-        for (size_t i = 0; i < t->n_events; i++)
-            n += hc_schedule_pieces(t, t->events[i].bytes);
-        if (n > HC__MAX_EVENTS) {
+        if (hc_schedule_piece_count(t) > HC__MAX_EVENTS) {
             hc_schedule_destroy(t);
             break;
         }

@@ -25,14 +25,6 @@
 #define HC__PIECES_DEFAULT 16384u
 #define HC__PIECES_MAX 65536u
 
-static double count_pieces(const hc_schedule_t *s)
-{
-    double n = 0;
-    for (size_t i = 0; i < s->n_events; i++)
-        n += hc_schedule_pieces(s, s->events[i].bytes);
-    return n;
-}
-
 int hc__algo_alltoall_pieces(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                              hc_schedule_t **out)
 {
@@ -42,20 +34,20 @@ int hc__algo_alltoall_pieces(const hc_problem_t *pb, const hc_algo_opts_t *opts,
     hc_schedule_t *s = *out;
     const uint64_t forced = opts ? opts->segment_bytes : 0;
     s->segment_bytes = forced ? forced : HC__PIECE_BYTES;
-    double n = count_pieces(s);
+    const uint64_t n = hc_schedule_piece_count(s);
     if (forced && n > HC__PIECES_MAX) {
         hc_schedule_destroy(s);
         *out = NULL;
         return hc__error(HC_ERR_VALUE,
-                         "pieces: %llu-byte pieces cut this exchange into %.0f pieces, more than "
+                         "pieces: %llu-byte pieces cut this exchange into %llu pieces, more than "
                          "%u",
-                         (unsigned long long)forced, n, HC__PIECES_MAX);
+                         (unsigned long long)forced, (unsigned long long)n, HC__PIECES_MAX);
     }
     if (!forced && n > HC__PIECES_DEFAULT) {
         s->segment_bytes = 0;
         return hc_schedule_set_note(
-            s, "pieces: %u-byte pieces would make %.0f, more than %u: whole messages",
-            HC__PIECE_BYTES, n, HC__PIECES_DEFAULT);
+            s, "pieces: %u-byte pieces would make %llu, more than %u: whole messages",
+            HC__PIECE_BYTES, (unsigned long long)n, HC__PIECES_DEFAULT);
     }
     return hc_schedule_set_note(s, "pieces: every message in pieces of %llu B, all posted at once",
                                 (unsigned long long)s->segment_bytes);

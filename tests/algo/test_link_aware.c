@@ -946,6 +946,18 @@ static void test_alltoall_pieces(void **state)
     assert_int_equal(hc_schedule_pieces(w, 1), 1);
     assert_int_equal(hc_schedule_pieces(w, 0), 1);
     assert_int_equal(hc_schedule_pieces(w, (uint64_t)1 << 40), HC_SCHEDULE_MAX_PIECES);
+    /* the count sums the events' pieces: 1 + 8 + 9 here, 3 whole messages */
+    assert_int_equal(hc_schedule_piece_count(NULL), 0);
+    const uint64_t ev_bytes[] = {0, 65536, 65537};
+    for (int i = 0; i < 3; i++) {
+        hc_event_t e = {
+            .src = (uint32_t)(i % 2), .dst = (uint32_t)((i + 1) % 2), .bytes = ev_bytes[i]};
+        assert_int_equal(hc_schedule_add_event(w, &e), HC_OK);
+    }
+    assert_int_equal(hc_schedule_piece_count(w), 18);
+    w->segment_bytes = 0;
+    assert_int_equal(hc_schedule_piece_count(w), 3);
+    w->segment_bytes = 8192;
     for (uint64_t b = 1; b < 300; b += 7)
         for (uint32_t n = 1; n <= 9; n++) {
             uint64_t sum = 0;
