@@ -961,14 +961,26 @@ int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdisp
     }
     free(key);
     free(bytes);
-    if (err == MPI_SUCCESS)
-        err = call.native
-                  ? post_everything(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls,
-                                    type, c)
-                  : hc__exec_redistribute(c, call.e->cand[call.k].s, call.e->members, sendbuf,
-                                          sendcounts, sdispls, recvbuf, recvcounts, rdispls, type);
+    const hc_schedule_t *s = err == MPI_SUCCESS && !call.native ? call.e->cand[call.k].s : NULL;
+    const int holes = s && s->coll == HC_COLL_ALLTOALL && s->segment_bytes && !c->a2a_pieces_ok;
+    if (holes) {
+        /* pieces planned for these byte counts, but a datatype with holes now (agreed through
+         * the gathered flags): everything at once, whole, unmeasured */
+        hc__native_because(c, HC__WHY_POLICY, "pieces of a datatype with holes");
+        call.native = 1;
+        call.measure = 0;
+        s = NULL;
+    }
+    if (err == MPI_SUCCESS && !s)
+        err = post_everything(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type, c);
+    else if (err == MPI_SUCCESS && s->coll == HC_COLL_ALLTOALL) /* in pieces (plan.c) */
+        err = hc__exec_exchange(c, s, call.o, sendbuf, sendcounts, sdispls, type, recvbuf,
+                                recvcounts, rdispls, type);
+    else if (err == MPI_SUCCESS)
+        err = hc__exec_redistribute(c, s, call.e->members, sendbuf, sendcounts, sdispls, recvbuf,
+                                    recvcounts, rdispls, type);
     err = hc__call_end(c, &call, err);
-    if (err == MPI_SUCCESS && call.native && any && c->settled) {
+    if (err == MPI_SUCCESS && call.native && any && c->settled && !holes) {
         c->rfast.armed = 1; /* measured and decided (or forced) native for these sizes */
         c->rfast.k = k;
         c->rfast.calls = 0;

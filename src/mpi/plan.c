@@ -79,7 +79,7 @@ static void sighting_forget(hc_comm_t *c, uint64_t h)
  * homogeneous platforms) need not both be measured. */
 static int same_shape(const hc_schedule_t *a, const hc_schedule_t *b)
 {
-    if (a->n_events != b->n_events || a->n_segments != b->n_segments ||
+    if (a->coll != b->coll || a->n_events != b->n_events || a->n_segments != b->n_segments ||
         (a->coll == HC_COLL_ALLTOALL && a->segment_bytes != b->segment_bytes))
         return 0;
     for (size_t i = 0; i < a->n_events; i++)
@@ -430,10 +430,12 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
  * HC_ALGO_AUTO in the registry (all but the selectors and TTCC's redundant-tree broadcast, which
  * hedges against errors the prediction does not see), run with the time limit. On a platform with
  * links every collective takes the second way, the MPI library's default included, ranked by
- * the flow network. */
+ * the flow network. `pieces`: an exchange may move in byte pieces (piece_variants); `exch`: the
+ * redistribution `pb` as a total exchange (exchange_of), whose piece variants compete with the
+ * KPBS schedules. */
 static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_t **out,
                           uint32_t max, uint32_t *n_out, double limit, int links, int smpi,
-                          int pieces)
+                          int pieces, const hc_problem_t *exch)
 {
     hc_algo_opts_t o;
     hc_algo_opts_init(&o);
@@ -514,6 +516,17 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         if (last == HC_OK)
             all[n++] = s;
     }
+    if (exch && links && last == HC_OK) {
+        /* a redistribution as the exchange it is: post everything in pieces, offered when
+         * predicted 5 % faster than in whole messages (the MPI library's way, post_everything
+         * in coll.c, measured beside it anyway) */
+        hc_schedule_t *whole = NULL;
+        if (hc_schedule_compute(exch, "post-all", &o, &whole) == HC_OK &&
+            flow_predict(exch, whole, smpi) == HC_OK)
+            piece_variants(exch, &o, smpi, whole->makespan, &all[n_algos]);
+        hc_schedule_destroy(whole);
+        hc_error_clear();
+    }
     if (all[n_algos]) { /* the piece variant */
         all[n++] = all[n_algos];
         all[n_algos] = NULL;
@@ -555,9 +568,34 @@ static double search_limit(const hc_comm_t *c, int forced)
     return limit;
 }
 
+/* The redistribution `pb` as the total exchange it is on the communicator's platform: what
+ * node i of cluster 1 sends node j of cluster 2 (pb's sizes) from rank nodes[i] to rank
+ * nodes[n1 + j]. The caller frees *out, then *sizes (the problem borrows them). */
+static int exchange_of(const hc_comm_t *c, const hc_problem_t *pb, hc_problem_t **out,
+                       hc_matrix_t **sizes)
+{
+    const uint32_t *nodes = hc_problem_nodes(pb);
+    const uint32_t P = (uint32_t)c->size;
+    *out = NULL;
+    *sizes = NULL;
+    if (!nodes || !pb->sizes)
+        return hc_error_set(HC_ERR_UNSUPPORTED, "a redistribution without its platform nodes");
+    int rc = hc_matrix_create(P, P, 0.0, sizes);
+    for (uint32_t i = 0; rc == HC_OK && i < pb->n1; i++)
+        for (uint32_t j = 0; j < pb->n2; j++)
+            if (nodes[i] < P && nodes[pb->n1 + j] < P && nodes[i] != nodes[pb->n1 + j])
+                HC_AT(*sizes, nodes[i], nodes[pb->n1 + j]) = HC_AT(pb->sizes, i, j);
+    hc_problem_spec_t sp;
+    hc_problem_spec_init(&sp, HC_COLL_ALLTOALL);
+    sp.platform = c->platform;
+    sp.model = pb->model;
+    sp.sizes = *sizes;
+    return rc == HC_OK ? hc_problem_create(&sp, out) : rc;
+}
+
 /* Plan header broadcast by rank 0. */
 typedef struct {
-    int32_t status;
+    int32_t status, coll; /* coll: a redistribution's candidate may be an exchange */
     uint32_t n_events, n_steps, n_segments, has_parent, n_members;
     uint32_t root, n1, n2, k, window;
     double makespan, lower_bound, beta;
@@ -566,12 +604,12 @@ typedef struct {
 } plan_hdr_t;
 
 /* Broadcast rank 0's schedule *s (and the members) to every rank. Collective. */
-static int share_schedule(hc_comm_t *c, hc_coll_t coll, hc_schedule_t **s, uint32_t **members,
-                          uint32_t *n_members)
+static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, uint32_t *n_members)
 {
     plan_hdr_t h;
     memset(&h, 0, sizeof h);
     if (c->rank == 0) {
+        h.coll = (int32_t)(*s)->coll;
         h.n_events = (uint32_t)(*s)->n_events;
         h.n_steps = (uint32_t)(*s)->n_steps;
         h.n_segments = (*s)->n_segments;
@@ -591,7 +629,7 @@ static int share_schedule(hc_comm_t *c, hc_coll_t coll, hc_schedule_t **s, uint3
     MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, c->comm);
     int err = MPI_SUCCESS;
     if (c->rank != 0) {
-        int rc = hc_schedule_create(coll, (uint32_t)c->size, s);
+        int rc = hc_schedule_create((hc_coll_t)h.coll, (uint32_t)c->size, s);
         if (rc == HC_OK && h.n_events) {
             (*s)->events = calloc(h.n_events, sizeof(hc_event_t));
             (*s)->cap_events = h.n_events;
@@ -717,12 +755,21 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
                 "collectives",
                 hc_coll_name(coll), c->t_over, c->t_coll);
     } else if (c->rank == 0) {
-        hc_problem_t *pb = NULL;
+        hc_problem_t *pb = NULL, *exch = NULL;
+        hc_matrix_t *exch_sizes = NULL;
+        const int links = hc_platform_has_routes(c->platform);
         int rc = build(c, arg, &pb, &members, &n_members);
+        if (rc == HC_OK && !forced && links && c->a2a_pieces_ok && coll == HC_COLL_REDISTRIBUTE &&
+            exchange_of(c, pb, &exch, &exch_sizes) != HC_OK) {
+            exch = NULL; /* the KPBS schedules alone */
+            hc_error_clear();
+        }
         if (rc == HC_OK)
             rc = plan_schedules(pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched,
-                                search_limit(c, forced), hc_platform_has_routes(c->platform),
-                                c->flow_smpi, coll == HC_COLL_ALLTOALL && c->a2a_pieces_ok);
+                                search_limit(c, forced), links, c->flow_smpi,
+                                coll == HC_COLL_ALLTOALL && c->a2a_pieces_ok, exch);
+        hc_problem_destroy(exch);
+        hc_matrix_destroy(exch_sizes);
         /* on links the prediction is the flow model's: its bound is the link bound (the
          * problem's per-pair bound is 003's whole-message model, which pipelines beat), on
          * the platform as the flow model sees it at best (under SMPI's model the plain bound
@@ -757,8 +804,8 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
         MPI_Bcast(&n_sched, 1, MPI_UINT32_T, 0, c->comm);
     for (uint32_t k = 0; err == MPI_SUCCESS && k < n_sched; k++) {
         uint32_t none = 0, *no_members = NULL;
-        err = k == 0 ? share_schedule(c, coll, &cand[0], &members, &n_members)
-                     : share_schedule(c, coll, &cand[k], &no_members, &none);
+        err = k == 0 ? share_schedule(c, &cand[0], &members, &n_members)
+                     : share_schedule(c, &cand[k], &no_members, &none);
     }
     c->t_over += hc__now() - t0;
     /* Nothing planned (over budget, agreed through n_sched): the next sizes of this collective

@@ -25,7 +25,9 @@
  * cases, no collective before the threads start), --errors return|fatal (bad arguments: the
  * same error class as the MPI library's; with the default fatal handler the job must abort),
  * --focus inplace|signature (only MPI_IN_PLACE forms / only different types of the same
- * signature on different ranks). */
+ * signature on different ranks), and in API mode --focus redistribute (only redistributions,
+ * under auto, on two sites sharing an uplink: with HETCOLL_FLOW_MODEL=smpi and HETCOLL_TUNE=0
+ * in the environment they run in pieces where the model predicts it faster). */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <pthread.h>
@@ -277,7 +279,7 @@ typedef struct {
     int threads;
     const char *errors;
     long max_bytes;
-    const char *focus; /* NULL, "inplace" or "signature": only such cases */
+    const char *focus; /* NULL, "inplace", "signature" or "redistribute": only such cases */
 } opts_t;
 
 static opts_t O = {1, 0, 200, 120.0, 0, 0, 0, NULL, 1 << 20, NULL};
@@ -855,6 +857,11 @@ static void run_case(long index, comms_t *cs, MPI_Comm self)
 #endif
     const int f_inplace = O.focus && strcmp(O.focus, "inplace") == 0;
     const int f_signature = O.focus && strcmp(O.focus, "signature") == 0;
+#ifndef HC_STRESS_PMPI
+    const int f_redist = O.focus && strcmp(O.focus, "redistribute") == 0;
+    if (f_redist)
+        c.coll = C_REDISTRIBUTE;
+#endif
     if (f_inplace && (c.coll == C_BCAST || c.coll == C_REDISTRIBUTE)) /* no in-place form */
         c.coll = c.coll == C_BCAST ? C_REDUCE : C_ALLTOALLV;
     if (f_signature && c.coll != C_BCAST) /* different types of one signature per rank */
@@ -960,6 +967,8 @@ static void run_case(long index, comms_t *cs, MPI_Comm self)
         if (hc_algo_get(a)->coll == hcoll && strcmp(hc_algo_get(a)->name, "auto") != 0)
             names[n_names++] = hc_algo_get(a)->name;
     const char *algo = names[below(&r, (uint64_t)n_names)];
+    if (f_redist)
+        algo = "auto";
     hc_comm_opts_t o;
     hc_comm_opts_init(&o);
     algo_field(&o, c.coll, algo);
@@ -968,6 +977,13 @@ static void run_case(long index, comms_t *cs, MPI_Comm self)
     o.verbose = O.verbose > 1;
     snprintf(c.algo, sizeof c.algo, "%s", algo);
     hc_platform_t *plat = draw_platform(&r, c.size, c.platform, sizeof c.platform);
+    if (f_redist) {
+        hc_platform_destroy(plat);
+        snprintf(c.platform, sizeof c.platform, "random:sites:sites=2:nodes=%d", (c.size + 1) / 2);
+        plat = NULL;
+        if (hc_platform_load(c.platform, &plat) != HC_OK)
+            fprintf(stderr, "stress: %s: %s\n", c.platform, hc_error_detail());
+    }
     int err = hc_comm_create(comm, plat, &o, &t.hc);
     hc_platform_destroy(plat);
     if (err != MPI_SUCCESS) {
@@ -1114,8 +1130,8 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: stress [--seed S] [--first K] [--cases N] [--timeout SEC] [--threads T] "
-            "[--max-bytes B] [--allreduce] [--errors return|fatal] [--focus inplace|signature] "
-            "[--verbose]\n");
+            "[--max-bytes B] [--allreduce] [--errors return|fatal] "
+            "[--focus inplace|signature|redistribute] [--verbose]\n");
 }
 
 int main(int argc, char **argv)
@@ -1139,7 +1155,11 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--errors") == 0 && v)
             O.errors = argv[++i];
         else if (strcmp(a, "--focus") == 0 && v &&
-                 (strcmp(v, "inplace") == 0 || strcmp(v, "signature") == 0))
+                 (strcmp(v, "inplace") == 0 || strcmp(v, "signature") == 0
+#ifndef HC_STRESS_PMPI
+                  || strcmp(v, "redistribute") == 0
+#endif
+                  ))
             O.focus = argv[++i];
         else if (strcmp(a, "--verbose") == 0)
             O.verbose++;

@@ -571,7 +571,10 @@ static void test_reduce_noncommutative_falls_back(void **state)
     MPI_Op_free(&op);
 }
 
-static void check_redistribute(hc_comm_t *c, uint64_t seed, int k)
+/* One redistribution of `seed`'s sizes in units of `type` whose elements lie `ext` bytes apart
+ * (ext > the type's size: holes, left untouched): byte-equal to MPI_Alltoallv's. */
+static void check_redistribute_typed(hc_comm_t *c, uint64_t seed, int k, MPI_Datatype type,
+                                     size_t ext)
 {
     /* Cluster 1 = first half sends, cluster 2 = second half receives. */
     int half = size / 2;
@@ -590,17 +593,22 @@ static void check_redistribute(hc_comm_t *c, uint64_t seed, int k)
         ts += sc[j];
         tr += rc[j];
     }
-    double *sb = malloc(sizeof(double) * (ts + 1)), *r1 = calloc(tr + 1, sizeof(double)),
-           *r2 = calloc(tr + 1, sizeof(double));
-    for (int i = 0; i < ts; i++)
-        sb[i] = rank * 1e6 + i;
-    assert_int_equal(hc_redistribute(sb, sc, sd, r1, rc, rd, MPI_DOUBLE, k, c), MPI_SUCCESS);
-    MPI_Alltoallv(sb, sc, sd, MPI_DOUBLE, r2, rc, rd, MPI_DOUBLE, MPI_COMM_WORLD);
-    assert_memory_equal(r1, r2, sizeof(double) * (tr + 1));
+    unsigned char *sb = malloc(ext * (ts + 1)), *r1 = calloc(tr + 1, ext),
+                  *r2 = calloc(tr + 1, ext);
+    for (size_t i = 0; i < ext * (ts + 1); i++)
+        sb[i] = (unsigned char)(rank * 131 + i * 7 + i / 251);
+    assert_int_equal(hc_redistribute(sb, sc, sd, r1, rc, rd, type, k, c), MPI_SUCCESS);
+    MPI_Alltoallv(sb, sc, sd, type, r2, rc, rd, type, MPI_COMM_WORLD);
+    assert_memory_equal(r1, r2, ext * (tr + 1));
     free(all);
     free(sb);
     free(r1);
     free(r2);
+}
+
+static void check_redistribute(hc_comm_t *c, uint64_t seed, int k)
+{
+    check_redistribute_typed(c, seed, k, MPI_DOUBLE, sizeof(double));
 }
 
 static void test_redistribute_all_algorithms(void **state)
@@ -637,6 +645,44 @@ static void test_redistribute_post_everything_fast_path(void **state)
         assert_string_equal(hc_comm_last_algorithm(c), "native");
         assert_true(hc_comm_settled(c));
     }
+    hc_comm_destroy(c);
+}
+
+/* A redistribution as the exchange it is, every message in pieces (plan.c exchange_of,
+ * coll.c): on two sites sharing an uplink, under SMPI's model where a message's rate depends
+ * on its size, and trusting the model (HETCOLL_TUNE=0), `auto` runs post-everything in pieces;
+ * the bytes are MPI_Alltoallv's. The same byte counts in a datatype with holes run whole (the
+ * plan is cached by bytes), then pieces again. */
+static void test_redistribute_pieces(void **state)
+{
+    (void)state;
+    if (size < 4 || size > 64)
+        skip();
+    char spec[64];
+    snprintf(spec, sizeof spec, "random:sites:sites=2:nodes=%d", (size + 1) / 2);
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_load(spec, &p), HC_OK);
+    hc_comm_opts_t o;
+    hc_comm_opts_init(&o);
+    o.verbose = getenv("HC_TEST_VERBOSE") != NULL;
+    setenv("HETCOLL_FLOW_MODEL", "smpi", 1);
+    setenv("HETCOLL_TUNE", "0", 1);
+    hc_comm_t *c = NULL;
+    assert_int_equal(hc_comm_create(MPI_COMM_WORLD, p, &o, &c), MPI_SUCCESS);
+    unsetenv("HETCOLL_FLOW_MODEL");
+    unsetenv("HETCOLL_TUNE");
+    hc_platform_destroy(p);
+    for (int rep = 0; rep < 4; rep++)
+        check_redistribute(c, 31, 0);
+    assert_string_equal(hc_comm_last_algorithm(c), "pieces");
+    MPI_Datatype holed;
+    MPI_Type_create_resized(MPI_DOUBLE, 0, 2 * sizeof(double), &holed);
+    MPI_Type_commit(&holed);
+    check_redistribute_typed(c, 31, 0, holed, 2 * sizeof(double));
+    assert_string_equal(hc_comm_last_algorithm(c), "native");
+    check_redistribute(c, 31, 0);
+    assert_string_equal(hc_comm_last_algorithm(c), "pieces");
+    MPI_Type_free(&holed);
     hc_comm_destroy(c);
 }
 
@@ -937,6 +983,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_reduce_noncommutative_falls_back),
         cmocka_unit_test(test_redistribute_all_algorithms),
         cmocka_unit_test(test_redistribute_post_everything_fast_path),
+        cmocka_unit_test(test_redistribute_pieces),
         cmocka_unit_test(test_cache_hits),
         cmocka_unit_test(test_tuning),
         cmocka_unit_test(test_bcast_whole_relay),
