@@ -870,37 +870,88 @@ int hc_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 /* Redistribution's baseline: every message posted at once, the links shared by the network
  * (the brute force the KPBS schedules are measured against). MPI_Alltoallv may instead pace
  * the messages in rounds (SMPI's default took 0.133 s against 0.096 s on grid5000-links'
- * 1 MiB redistribution). */
+ * 1 MiB redistribution). piece > 0: every message as the byte pieces hc_schedule_pieces cuts
+ * with segment_bytes = piece (the type must be dense, hc__dense_type, on every rank); each
+ * side cuts from its own counts, so any sizes go, as whole messages do. */
 static int post_everything(const void *sendbuf, const int *sendcounts, const int *sdispls,
                            void *recvbuf, const int *recvcounts, const int *rdispls,
-                           MPI_Datatype type, hc_comm_t *c)
+                           MPI_Datatype type, uint64_t piece, hc_comm_t *c)
 {
     MPI_Aint lb, ext;
     MPI_Type_get_extent(type, &lb, &ext);
+    int tsize = 0;
+    MPI_Type_size(type, &tsize);
     const int P = c->size, me = c->rank;
-    MPI_Request *req = malloc(sizeof *req * 2 * (size_t)P);
-    MPI_Status *st = malloc(sizeof *st * 2 * (size_t)P); /* MPICH's headers make gcc flag
-                                                            MPI_STATUSES_IGNORE */
-    if (!req || !st) {
-        free(req);
-        free(st);
-        return hc__fail(MPI_ERR_NO_MEM, "out of memory");
-    }
-    int n = 0, err = MPI_SUCCESS;
-    for (int j = 0; err == MPI_SUCCESS && j < P; j++)
-        if (recvcounts[j] > 0)
-            err = MPI_Irecv((char *)recvbuf + rdispls[j] * ext, recvcounts[j], type, j, 2, c->comm,
-                            &req[n++]);
-    for (int k = 1; err == MPI_SUCCESS && k <= P; k++) {
-        int j = (me + k) % P; /* self last; the others in a rotated order, as a caterpillar */
+    const hc_schedule_t shape = {.coll = HC_COLL_ALLTOALL, .segment_bytes = piece};
+    size_t n[2] = {0, 0};
+    for (int j = 0; j < P; j++) {
         if (sendcounts[j] > 0)
-            err = MPI_Isend((const char *)sendbuf + sdispls[j] * ext, sendcounts[j], type, j, 2,
-                            c->comm, &req[n++]);
+            n[0] += hc_schedule_pieces(&shape, (uint64_t)sendcounts[j] * (uint64_t)tsize);
+        if (recvcounts[j] > 0)
+            n[1] += hc_schedule_pieces(&shape, (uint64_t)recvcounts[j] * (uint64_t)tsize);
     }
-    int werr = MPI_Waitall(n, req, st);
-    free(req);
-    free(st);
-    return err != MPI_SUCCESS ? err : werr;
+    hc__msg_t *m = malloc(sizeof *m * (n[0] + n[1] + 1));
+    if (!m)
+        return hc__fail(MPI_ERR_NO_MEM, "out of memory");
+    size_t q = 0, ns = 0;
+    for (int side = 0; side < 2; side++) { /* the sends, then the receives */
+        for (int x = 1; x <= P; x++) {
+            /* sends in a rotated order, self last, as a caterpillar; receives by rank */
+            const int j = side ? x - 1 : (me + x) % P;
+            const int cnt = side ? recvcounts[j] : sendcounts[j];
+            char *buf =
+                side ? (char *)recvbuf + rdispls[j] * ext : (char *)sendbuf + sdispls[j] * ext;
+            const uint64_t b = (uint64_t)(cnt > 0 ? cnt : 0) * (uint64_t)tsize;
+            const uint32_t k = hc_schedule_pieces(&shape, b);
+            if (cnt <= 0)
+                continue;
+            /* whole: no pieces asked, or one over INT_MAX bytes (both sides see the same b) */
+            if (!piece || b / k >= (uint64_t)INT_MAX) {
+                m[q++] = (hc__msg_t){buf, cnt, type, j, 2};
+                continue;
+            }
+            for (uint32_t i = 0; i < k; i++) {
+                const uint64_t a = hc_schedule_piece_offset(b, k, i);
+                m[q++] = (hc__msg_t){buf + a, (int)(hc_schedule_piece_offset(b, k, i + 1) - a),
+                                     MPI_BYTE, j, 2};
+            }
+        }
+        if (side == 0)
+            ns = q;
+    }
+    int err = hc__exchange_run(c->comm, m, ns, 0, m + ns, q - ns, 0);
+    free(m);
+    return err;
+}
+
+/* The sizes' check of a redistribution in pieces without their allgather: what every rank
+ * sends must be what its peer expects, and every rank's type dense. Each rank adds a random
+ * hash of (sender, receiver, bytes) for what it sends and subtracts it for what it expects;
+ * the sums over all ranks cancel exactly when the two agree (else with probability 2^-64), in
+ * one small allreduce where the allgather costs a WAN latency per step. 1 when the pieces may
+ * run, the same on every rank. */
+static uint64_t pair_hash(int i, int j, uint64_t b)
+{
+    uint64_t z = ((uint64_t)(uint32_t)i << 32 | (uint32_t)j) ^ (b * 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int pieces_sizes_agree(hc_comm_t *c, const int *sendcounts, const int *recvcounts,
+                              MPI_Datatype type)
+{
+    int tsize = 0;
+    MPI_Type_size(type, &tsize);
+    uint64_t v[2] = {type_problem(type) || !hc__dense_type(type, 2), 0};
+    for (int j = 0; j < c->size; j++) {
+        v[0] += sendcounts[j] < 0 || recvcounts[j] < 0;
+        v[1] += pair_hash(c->rank, j, (uint64_t)(int64_t)sendcounts[j] * (uint64_t)tsize);
+        v[1] -= pair_hash(j, c->rank, (uint64_t)(int64_t)recvcounts[j] * (uint64_t)tsize);
+    }
+    if (MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_SUM, c->comm) != MPI_SUCCESS)
+        return 0;
+    return v[0] == 0 && v[1] == 0;
 }
 
 int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdispls[], void *recvbuf,
@@ -917,14 +968,21 @@ int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdisp
         return hc__raise(c, hc__fail(MPI_ERR_BUFFER, "redistribute: MPI_IN_PLACE is not "
                                                      "supported"));
     hc__call_t call;
-    if (c->rfast.armed && c->rfast.k == k && ++c->rfast.calls % HC__REDIST_RECHECK != 0) {
-        /* decided: post everything, without the sizes' allgather (a WAN latency per step of it);
-         * the counter and the decision are the same on every rank */
+    if (c->rfast.armed && c->rfast.k == k && ++c->rfast.calls % HC__REDIST_RECHECK != 0 &&
+        (!c->rfast.piece || pieces_sizes_agree(c, sendcounts, recvcounts, type))) {
+        /* decided: post everything, whole or in pieces, without the sizes' allgather (a WAN
+         * latency per step of it); the counter and the decision are the same on every rank */
         call_init(c, &call);
         c->stats.calls++;
-        hc__native_because(c, HC__WHY_POLICY, "measured");
-        int ferr =
-            post_everything(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type, c);
+        if (c->rfast.piece) {
+            call.native = 0;
+            c->why = HC__WHY_NONE;
+            snprintf(c->last_algo, sizeof c->last_algo, "%s", "pieces");
+        } else {
+            hc__native_because(c, HC__WHY_POLICY, "measured");
+        }
+        int ferr = post_everything(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type,
+                                   c->rfast.piece, c);
         ferr = hc__call_end(c, &call, ferr);
         c->settled = 1;
         return hc__raise(c, ferr);
@@ -972,7 +1030,8 @@ int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdisp
         s = NULL;
     }
     if (err == MPI_SUCCESS && !s)
-        err = post_everything(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type, c);
+        err =
+            post_everything(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type, 0, c);
     else if (err == MPI_SUCCESS && s->coll == HC_COLL_ALLTOALL) /* in pieces (plan.c) */
         err = hc__exec_exchange(c, s, call.o, sendbuf, sendcounts, sdispls, type, recvbuf,
                                 recvcounts, rdispls, type);
@@ -980,10 +1039,13 @@ int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdisp
         err = hc__exec_redistribute(c, s, call.e->members, sendbuf, sendcounts, sdispls, recvbuf,
                                     recvcounts, rdispls, type);
     err = hc__call_end(c, &call, err);
-    if (err == MPI_SUCCESS && call.native && any && c->settled && !holes) {
-        c->rfast.armed = 1; /* measured and decided (or forced) native for these sizes */
+    const int pieces = s && s->coll == HC_COLL_ALLTOALL && s->segment_bytes;
+    if (err == MPI_SUCCESS && (call.native || pieces) && any && c->settled && !holes) {
+        /* measured and decided (or forced) native, or settled on pieces, for these sizes */
+        c->rfast.armed = 1;
         c->rfast.k = k;
         c->rfast.calls = 0;
+        c->rfast.piece = pieces ? s->segment_bytes : 0;
     }
     return hc__raise(c, err);
 }

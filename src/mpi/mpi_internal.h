@@ -252,13 +252,15 @@ struct hc_comm {
     int pending;       /* the last lookup ran native because the key is not planned yet */
     int settled;       /* the last call ran what the next calls of its key will run */
     uint32_t spec_k;   /* alltoallv: the candidate of the planned matrix the call ran */
-    /* redistribution: measured and decided "post everything" for k. The next calls post
-     * everything without gathering the sizes (every message posted at once is right for any
-     * sizes); every HC__REDIST_RECHECK-th call gathers them again and re-plans when they changed.
-     */
+    /* redistribution: measured and decided "post everything" for k, whole or in pieces of
+     * `piece` bytes (settled on the piece variant, coll.c). The next calls post everything
+     * without gathering the sizes (every message posted at once is right for any sizes; pieces
+     * first check in one allreduce that the sizes match and the types are dense, else gather);
+     * every HC__REDIST_RECHECK-th call gathers them again and re-plans when they changed. */
     struct {
         int armed, k;
         unsigned long calls;
+        uint64_t piece;
     } rfast;
 };
 #define HC__REDIST_RECHECK 16

@@ -651,8 +651,9 @@ static void test_redistribute_post_everything_fast_path(void **state)
 /* A redistribution as the exchange it is, every message in pieces (plan.c exchange_of,
  * coll.c): on two sites sharing an uplink, under SMPI's model where a message's rate depends
  * on its size, and trusting the model (HETCOLL_TUNE=0), `auto` runs post-everything in pieces;
- * the bytes are MPI_Alltoallv's. The same byte counts in a datatype with holes run whole (the
- * plan is cached by bytes), then pieces again. */
+ * the bytes are MPI_Alltoallv's. Once settled, calls of other sizes run in pieces without the
+ * sizes' allgather; the same byte counts in a datatype with holes run whole (the check fails,
+ * the plan is cached by bytes), then pieces again. */
 static void test_redistribute_pieces(void **state)
 {
     (void)state;
@@ -674,6 +675,18 @@ static void test_redistribute_pieces(void **state)
     hc_platform_destroy(p);
     for (int rep = 0; rep < 4; rep++)
         check_redistribute(c, 31, 0);
+    assert_string_equal(hc_comm_last_algorithm(c), "pieces");
+    /* settled: the next calls, whatever their sizes, skip the sizes' allgather and the plan
+     * lookup (one allreduce checks the sizes), until the 16th regathers */
+    hc_comm_stats_t a, b;
+    hc_comm_get_stats(c, &a);
+    for (int i = 0; i < 6; i++)
+        check_redistribute(c, 200 + (uint64_t)i, 0);
+    hc_comm_get_stats(c, &b);
+    assert_int_equal(b.calls, a.calls + 6);
+    assert_int_equal(b.cache_hits, a.cache_hits);
+    assert_int_equal(b.plans, a.plans);
+    assert_int_equal(b.native_calls, a.native_calls);
     assert_string_equal(hc_comm_last_algorithm(c), "pieces");
     MPI_Datatype holed;
     MPI_Type_create_resized(MPI_DOUBLE, 0, 2 * sizeof(double), &holed);
