@@ -32,7 +32,8 @@
 #   ORACLE_SMPI_DEFAULTS=1  SimGrid's default network model (size-dependent factors, TCP window,
 #                     cross-traffic) instead of corrections off; hetcoll plans with the same
 #                     model (HETCOLL_FLOW_MODEL=smpi)
-#   ORACLE_TABLES_ONLY=1  only rebuild the tables from OUT_DIR/<s>.tsv
+#   ORACLE_TABLES_ONLY=1  only rebuild OUT_DIR/<s>.tsv from the runs in OUT_DIR/<s>/ and the
+#                     tables from them (after replacing a run's rows by hand, say)
 #   ORACLE_RUNS=hetcoll  rerun only hetcoll's runs, keeping the native and selector runs in
 #                     OUT_DIR (they do not depend on hetcoll): after a change to hetcoll
 #   ORACLE_TIMEOUT    seconds per smpirun (default 1800; a run that times out loses the op it was
@@ -310,6 +311,10 @@ for s in $scen_names; do
     echo "oracle: $s ($(wc -l < "$OUT/$s.txt") ranks): $((SECONDS - ts)) s" >&2
     unset L
 done
+
+if [ -n "${ORACLE_TABLES_ONLY:-}" ]; then
+    for s in $scen_names; do [ -d "$OUT/$s" ] && assemble "$s"; done
+fi
 
 # ---- tables ----
 ALL=()

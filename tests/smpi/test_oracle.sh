@@ -47,9 +47,11 @@ grep -q '^Every measured time is at or above its link bound.$' "$md" || fail "bo
 # every measured time against the bound, from the raw table
 awk -F'\t' '$9 == "ok" { n++; if ($6 + 0 < $7 + 0) bad++ } END { exit !(n >= 9 && !bad) }' \
     "$T/out/tiny.tsv" || fail "fewer than 9 timed rows or one below its bound"
-# the check bites: a bound 10x above every time
-awk -F'\t' -v OFS='\t' '{ if ($7 != "nan") $7 = 10 * $6 + 1; print }' "$T/out/tiny.tsv" > "$T/x" &&
-    mv "$T/x" "$T/out/tiny.tsv"
+# the check bites: a bound above every time in every run (ORACLE_TABLES_ONLY rebuilds the
+# tables from the runs)
+for f in "$T"/out/tiny/*.raw; do
+    awk -F'\t' -v OFS='\t' '{ $15 = 1000; print }' "$f" > "$T/x" && mv "$T/x" "$f"
+done
 ORACLE_TABLES_ONLY=1 run && fail "ORACLE_CHECK passed with the bounds above the times"
 grep -q 'below the link bound' "$T/log" || fail "no bound violation reported"
 echo "oracle harness: tables, skipped natives and the link bound check"
