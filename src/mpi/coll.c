@@ -901,20 +901,15 @@ static int post_everything(const void *sendbuf, const int *sendcounts, const int
             const int cnt = side ? recvcounts[j] : sendcounts[j];
             char *buf =
                 side ? (char *)recvbuf + rdispls[j] * ext : (char *)sendbuf + sdispls[j] * ext;
-            const uint64_t b = (uint64_t)(cnt > 0 ? cnt : 0) * (uint64_t)tsize;
-            const uint32_t k = hc_schedule_pieces(&shape, b);
             if (cnt <= 0)
                 continue;
-            /* whole: no pieces asked, or one over INT_MAX bytes (both sides see the same b) */
-            if (!piece || b / k >= (uint64_t)INT_MAX) {
-                m[q++] = (hc__msg_t){buf, cnt, type, j, 2};
-                continue;
-            }
-            for (uint32_t i = 0; i < k; i++) {
-                const uint64_t a = hc_schedule_piece_offset(b, k, i);
-                m[q++] = (hc__msg_t){buf + a, (int)(hc_schedule_piece_offset(b, k, i + 1) - a),
-                                     MPI_BYTE, j, 2};
-            }
+            const hc__msg_t whole = {buf, cnt, type, j, 2};
+            /* whole: no pieces asked, or one over INT_MAX bytes (both sides see the same size) */
+            const size_t k =
+                piece ? hc__msg_pieces(&shape, &whole, (uint64_t)cnt * (uint64_t)tsize, m + q) : 0;
+            if (k == 0)
+                m[q++] = whole;
+            q += k;
         }
         if (side == 0)
             ns = q;
@@ -932,10 +927,10 @@ static int post_everything(const void *sendbuf, const int *sendcounts, const int
  * run, the same on every rank. */
 static uint64_t pair_hash(int i, int j, uint64_t b)
 {
-    uint64_t z = ((uint64_t)(uint32_t)i << 32 | (uint32_t)j) ^ (b * 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    const uint64_t w[3] = {(uint64_t)(uint32_t)i, (uint64_t)(uint32_t)j, b};
+    hc_rng_t r; /* splitmix64-seeded: the words' FNV-1a hash well mixed */
+    hc_rng_seed(&r, hc__fnv1a(w, 3, 0xcbf29ce484222325ULL));
+    return hc_rng_u64(&r);
 }
 
 static int pieces_sizes_agree(hc_comm_t *c, const int *sendcounts, const int *recvcounts,

@@ -271,6 +271,20 @@ int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o
     return err;
 }
 
+size_t hc__msg_pieces(const hc_schedule_t *s, const hc__msg_t *w, uint64_t bytes, hc__msg_t *out)
+{
+    const uint32_t k = hc_schedule_pieces(s, bytes);
+    if (bytes / k + (bytes % k != 0) > (uint64_t)INT_MAX)
+        return 0;
+    for (uint32_t j = 0; j < k; j++) {
+        const uint64_t a = hc_schedule_piece_offset(bytes, k, j);
+        out[j] =
+            (hc__msg_t){(char *)w->buf + a, (int)(hc_schedule_piece_offset(bytes, k, j + 1) - a),
+                        MPI_BYTE, w->peer, w->tag};
+    }
+    return k;
+}
+
 int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__msg_t *m,
                       hc__msg_t **out, size_t *ns_out, size_t *nr_out)
 {
@@ -284,19 +298,14 @@ int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__ms
     size_t q = 0;
     for (int side = 0; side < 2; side++)
         for (size_t i = 0; i < (side ? o->nr : o->ns); i++) {
-            const hc__msg_t *w = &m[side ? o->ns + i : i];
             const uint64_t b = s->events[(side ? o->recvs : o->sends)[i]].bytes;
-            const uint32_t k = hc_schedule_pieces(s, b);
-            for (uint32_t j = 0; j < k; j++) {
-                uint64_t a = hc_schedule_piece_offset(b, k, j);
-                uint64_t len = hc_schedule_piece_offset(b, k, j + 1) - a;
-                if (len > INT_MAX) {
-                    free(pm);
-                    return hc__fail(MPI_ERR_COUNT, "a piece of %llu bytes is over INT_MAX",
-                                    (unsigned long long)len);
-                }
-                pm[q++] = (hc__msg_t){(char *)w->buf + a, (int)len, MPI_BYTE, w->peer, w->tag};
+            const size_t k = hc__msg_pieces(s, &m[side ? o->ns + i : i], b, pm + q);
+            if (k == 0) {
+                free(pm);
+                return hc__fail(MPI_ERR_COUNT, "a message of %llu bytes has pieces over INT_MAX",
+                                (unsigned long long)b);
             }
+            q += k;
         }
     *out = pm;
     *ns_out = n[0];

@@ -373,6 +373,10 @@ int hc__exchange_run(MPI_Comm comm, hc__msg_t *sends, size_t ns, uint32_t ws, hc
  * bytes contiguously (hc__dense_type, or MPI_BYTE scratch). */
 int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__msg_t *m,
                       hc__msg_t **out, size_t *ns_out, size_t *nr_out);
+/* The message w of `bytes` bytes as its hc_schedule_pieces(s, bytes) byte pieces (MPI_BYTE,
+ * w's peer and tag) in out[0 ..): how many, or 0 (nothing written) when a piece would be over
+ * INT_MAX bytes. Both sides of a message see the same bytes, so they cut it alike. */
+size_t hc__msg_pieces(const hc_schedule_t *s, const hc__msg_t *w, uint64_t bytes, hc__msg_t *out);
 
 /* Execute events of a pairwise exchange (alltoallv). In pieces (s->segment_bytes) the call's
  * datatypes must be dense (hc__dense_type) on every rank: the caller plans pieces only then. */
