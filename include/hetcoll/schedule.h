@@ -155,6 +155,11 @@ typedef struct hc_schedule {
      * hc_schedule_reduce_segment. (API 6) Of a total exchange: every message moves as the
      * hc_schedule_pieces pieces of about this size; 0 = whole messages. (API 12) */
     uint64_t segment_bytes;
+    /* Of a total exchange in pieces: NULL (every message in pieces) or P group ids in [0, P);
+     * a message between two nodes of one group then moves whole (hc_schedule_message_pieces).
+     * `pieces-cross` groups the nodes whose routes avoid the busiest links, so that only the
+     * messages crossing them are cut. malloc'd; hc_schedule_destroy frees it. (API 13) */
+    int32_t *piece_groups;
 } hc_schedule_t;
 #define HC_WINDOW_ALL UINT32_MAX
 
@@ -247,8 +252,12 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
  * 2 x HC_SCHEDULE_MAX_PIECES x P, whatever piece size a schedule file names. (API 12) */
 #define HC_SCHEDULE_MAX_PIECES 256u
 uint32_t hc_schedule_pieces(const hc_schedule_t *s, uint64_t bytes);
-/* Messages the schedule moves in all: hc_schedule_pieces summed over its events (the number of
- * events when it sends whole messages); 0 for NULL. (API 12) */
+/* Pieces of the message src -> dst of `bytes`: 1 when the schedule's piece_groups put src and
+ * dst in one group, else hc_schedule_pieces(s, bytes). (API 13) */
+uint32_t hc_schedule_message_pieces(const hc_schedule_t *s, uint32_t src, uint32_t dst,
+                                    uint64_t bytes);
+/* Messages the schedule moves in all: hc_schedule_message_pieces summed over its events (the
+ * number of events when it sends whole messages); 0 for NULL. (API 12) */
 uint64_t hc_schedule_piece_count(const hc_schedule_t *s);
 /* Offset of piece k of a message of `bytes` cut into n pieces (k == n: bytes). (API 12) */
 uint64_t hc_schedule_piece_offset(uint64_t bytes, uint32_t n, uint32_t k);

@@ -109,11 +109,20 @@ uint32_t hc_schedule_pieces(const hc_schedule_t *s, uint64_t bytes)
     return n < HC_SCHEDULE_MAX_PIECES ? (uint32_t)n : HC_SCHEDULE_MAX_PIECES;
 }
 
+uint32_t hc_schedule_message_pieces(const hc_schedule_t *s, uint32_t src, uint32_t dst,
+                                    uint64_t bytes)
+{
+    if (s && s->piece_groups && src < s->P && dst < s->P &&
+        s->piece_groups[src] == s->piece_groups[dst])
+        return 1;
+    return hc_schedule_pieces(s, bytes);
+}
+
 uint64_t hc_schedule_piece_count(const hc_schedule_t *s)
 {
     uint64_t n = 0;
     for (size_t i = 0; s && i < s->n_events; i++)
-        n += hc_schedule_pieces(s, s->events[i].bytes);
+        n += hc_schedule_message_pieces(s, s->events[i].src, s->events[i].dst, s->events[i].bytes);
     return n;
 }
 

@@ -870,25 +870,29 @@ int hc_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 /* Redistribution's baseline: every message posted at once, the links shared by the network
  * (the brute force the KPBS schedules are measured against). MPI_Alltoallv may instead pace
  * the messages in rounds (SMPI's default took 0.133 s against 0.096 s on grid5000-links'
- * 1 MiB redistribution). piece > 0: every message as the byte pieces hc_schedule_pieces cuts
- * with segment_bytes = piece (the type must be dense, hc__dense_type, on every rank); each
- * side cuts from its own counts, so any sizes go, as whole messages do. */
+ * 1 MiB redistribution). piece > 0: every message as the byte pieces
+ * hc_schedule_message_pieces cuts with segment_bytes = piece and piece_groups = groups (NULL:
+ * every message; the type must be dense, hc__dense_type, on every rank); each side cuts from its
+ * own counts, so any sizes go, as whole messages do. */
 static int post_everything(const void *sendbuf, const int *sendcounts, const int *sdispls,
                            void *recvbuf, const int *recvcounts, const int *rdispls,
-                           MPI_Datatype type, uint64_t piece, hc_comm_t *c)
+                           MPI_Datatype type, uint64_t piece, const int32_t *groups, hc_comm_t *c)
 {
     MPI_Aint lb, ext;
     MPI_Type_get_extent(type, &lb, &ext);
     int tsize = 0;
     MPI_Type_size(type, &tsize);
     const int P = c->size, me = c->rank;
-    const hc_schedule_t shape = {.coll = HC_COLL_ALLTOALL, .segment_bytes = piece};
+    hc_schedule_t shape = {.coll = HC_COLL_ALLTOALL, .P = (uint32_t)P, .segment_bytes = piece};
+    shape.piece_groups = (int32_t *)groups; /* read only */
     size_t n[2] = {0, 0};
     for (int j = 0; j < P; j++) {
         if (sendcounts[j] > 0)
-            n[0] += hc_schedule_pieces(&shape, (uint64_t)sendcounts[j] * (uint64_t)tsize);
+            n[0] += hc_schedule_message_pieces(&shape, (uint32_t)me, (uint32_t)j,
+                                               (uint64_t)sendcounts[j] * (uint64_t)tsize);
         if (recvcounts[j] > 0)
-            n[1] += hc_schedule_pieces(&shape, (uint64_t)recvcounts[j] * (uint64_t)tsize);
+            n[1] += hc_schedule_message_pieces(&shape, (uint32_t)j, (uint32_t)me,
+                                               (uint64_t)recvcounts[j] * (uint64_t)tsize);
     }
     hc__msg_t *m = malloc(sizeof *m * (n[0] + n[1] + 1));
     if (!m)
@@ -905,8 +909,11 @@ static int post_everything(const void *sendbuf, const int *sendcounts, const int
                 continue;
             const hc__msg_t whole = {buf, cnt, type, j, 2};
             /* whole: no pieces asked, or one over INT_MAX bytes (both sides see the same size) */
-            const size_t k =
-                piece ? hc__msg_pieces(&shape, &whole, (uint64_t)cnt * (uint64_t)tsize, m + q) : 0;
+            const uint64_t b = (uint64_t)cnt * (uint64_t)tsize;
+            const uint32_t src = (uint32_t)(side ? j : me), dst = (uint32_t)(side ? me : j);
+            const size_t k = piece ? hc__msg_pieces(hc_schedule_message_pieces(&shape, src, dst, b),
+                                                    &whole, b, m + q)
+                                   : 0;
             if (k == 0)
                 m[q++] = whole;
             q += k;
@@ -972,12 +979,12 @@ int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdisp
         if (c->rfast.piece) {
             call.native = 0;
             c->why = HC__WHY_NONE;
-            snprintf(c->last_algo, sizeof c->last_algo, "%s", "pieces");
+            snprintf(c->last_algo, sizeof c->last_algo, "%s", c->rfast.algo);
         } else {
             hc__native_because(c, HC__WHY_POLICY, "measured");
         }
         int ferr = post_everything(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type,
-                                   c->rfast.piece, c);
+                                   c->rfast.piece, c->rfast.has_groups ? c->rfast.groups : NULL, c);
         ferr = hc__call_end(c, &call, ferr);
         c->settled = 1;
         return hc__raise(c, ferr);
@@ -1025,8 +1032,8 @@ int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdisp
         s = NULL;
     }
     if (err == MPI_SUCCESS && !s)
-        err =
-            post_everything(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type, 0, c);
+        err = post_everything(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type, 0,
+                              NULL, c);
     else if (err == MPI_SUCCESS && s->coll == HC_COLL_ALLTOALL) /* in pieces (plan.c) */
         err = hc__exec_exchange(c, s, call.o, sendbuf, sendcounts, sdispls, type, recvbuf,
                                 recvcounts, rdispls, type);
@@ -1041,6 +1048,10 @@ int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdisp
         c->rfast.k = k;
         c->rfast.calls = 0;
         c->rfast.piece = pieces ? s->segment_bytes : 0;
+        c->rfast.has_groups = pieces && s->piece_groups;
+        if (c->rfast.has_groups) /* the shared schedule's: the same on every rank */
+            memcpy(c->rfast.groups, s->piece_groups, sizeof *c->rfast.groups * P);
+        snprintf(c->rfast.algo, sizeof c->rfast.algo, "%s", pieces ? s->algorithm : "native");
     }
     return hc__raise(c, err);
 }

@@ -218,9 +218,13 @@ int hc__comm_create(MPI_Comm comm, const hc_platform_t *platform, const uint32_t
     hc_comm_t *c = calloc(1, sizeof *c);
     int size = 0;
     MPI_Comm_size(dup, &size);
-    if (!c || hc__spec_init(c, size) != MPI_SUCCESS) {
-        if (c)
+    if (c) /* here, so that arming the redistribution's fast path cannot fail on one rank */
+        c->rfast.groups = malloc(sizeof *c->rfast.groups * (size_t)(size > 0 ? size : 1));
+    if (!c || !c->rfast.groups || hc__spec_init(c, size) != MPI_SUCCESS) {
+        if (c) {
             hc__spec_free(c);
+            free(c->rfast.groups);
+        }
         free(c);
         /* Still one agreement, so the other ranks do not wait for a later collective. */
         int vals[2] = {0, 0};
@@ -325,6 +329,7 @@ void hc_comm_destroy(hc_comm_t *c)
     free(c->cache);
     hc__spec_free(c);
     free(c->scratch);
+    free(c->rfast.groups);
     hc_platform_destroy(c->platform);
     if (c->comm != MPI_COMM_NULL)
         MPI_Comm_free(&c->comm);

@@ -271,9 +271,10 @@ int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o
     return err;
 }
 
-size_t hc__msg_pieces(const hc_schedule_t *s, const hc__msg_t *w, uint64_t bytes, hc__msg_t *out)
+size_t hc__msg_pieces(uint32_t k, const hc__msg_t *w, uint64_t bytes, hc__msg_t *out)
 {
-    const uint32_t k = hc_schedule_pieces(s, bytes);
+    if (k == 0)
+        k = 1;
     if (bytes / k + (bytes % k != 0) > (uint64_t)INT_MAX)
         return 0;
     for (uint32_t j = 0; j < k; j++) {
@@ -290,16 +291,20 @@ int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__ms
 {
     size_t n[2] = {0, 0};
     for (int side = 0; side < 2; side++)
-        for (size_t i = 0; i < (side ? o->nr : o->ns); i++)
-            n[side] += hc_schedule_pieces(s, s->events[(side ? o->recvs : o->sends)[i]].bytes);
+        for (size_t i = 0; i < (side ? o->nr : o->ns); i++) {
+            const hc_event_t *e = &s->events[(side ? o->recvs : o->sends)[i]];
+            n[side] += hc_schedule_message_pieces(s, e->src, e->dst, e->bytes);
+        }
     hc__msg_t *pm = malloc(sizeof *pm * (n[0] + n[1] + 1));
     if (!pm)
         return hc__fail(MPI_ERR_NO_MEM, "out of memory cutting an exchange into pieces");
     size_t q = 0;
     for (int side = 0; side < 2; side++)
         for (size_t i = 0; i < (side ? o->nr : o->ns); i++) {
-            const uint64_t b = s->events[(side ? o->recvs : o->sends)[i]].bytes;
-            const size_t k = hc__msg_pieces(s, &m[side ? o->ns + i : i], b, pm + q);
+            const hc_event_t *e = &s->events[(side ? o->recvs : o->sends)[i]];
+            const uint64_t b = e->bytes;
+            const size_t k = hc__msg_pieces(hc_schedule_message_pieces(s, e->src, e->dst, b),
+                                            &m[side ? o->ns + i : i], b, pm + q);
             if (k == 0) {
                 free(pm);
                 return hc__fail(MPI_ERR_COUNT, "a message of %llu bytes has pieces over INT_MAX",

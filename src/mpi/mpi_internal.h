@@ -261,6 +261,9 @@ struct hc_comm {
         int armed, k;
         unsigned long calls;
         uint64_t piece;
+        int has_groups;  /* pieces-cross: its piece_groups in groups, else every message cut */
+        int32_t *groups; /* P entries, allocated with the communicator */
+        char algo[48];   /* the settled schedule's algorithm: pieces or pieces-cross */
     } rfast;
 };
 #define HC__REDIST_RECHECK 16
@@ -366,17 +369,17 @@ typedef struct {
 int hc__exchange_run(MPI_Comm comm, hc__msg_t *sends, size_t ns, uint32_t ws, hc__msg_t *recvs,
                      size_t nr, uint32_t wr);
 
-/* A total exchange in pieces (hc_schedule_pieces): the messages m[0 .. ns) (sends, of events
- * o->sends) and m[ns .. ns + nr) (receives, of o->recvs), each of its event's bytes at m->buf,
- * become their pieces in *out (MPI_BYTE, each message's pieces consecutive, in its place);
+/* A total exchange in pieces (hc_schedule_message_pieces): the messages m[0 .. ns) (sends, of
+ * events o->sends) and m[ns .. ns + nr) (receives, of o->recvs), each of its event's bytes at
+ * m->buf, become their pieces in *out (MPI_BYTE, each message's pieces consecutive, in its place);
  * *ns_out and *nr_out count them. The caller frees *out. Each message's buffer must hold its
  * bytes contiguously (hc__dense_type, or MPI_BYTE scratch). */
 int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__msg_t *m,
                       hc__msg_t **out, size_t *ns_out, size_t *nr_out);
-/* The message w of `bytes` bytes as its hc_schedule_pieces(s, bytes) byte pieces (MPI_BYTE,
- * w's peer and tag) in out[0 ..): how many, or 0 (nothing written) when a piece would be over
- * INT_MAX bytes. Both sides of a message see the same bytes, so they cut it alike. */
-size_t hc__msg_pieces(const hc_schedule_t *s, const hc__msg_t *w, uint64_t bytes, hc__msg_t *out);
+/* The message w of `bytes` bytes as k byte pieces (MPI_BYTE, w's peer and tag; k from
+ * hc_schedule_message_pieces) in out[0 ..): k, or 0 (nothing written) when a piece would be over
+ * INT_MAX bytes. Both sides of a message see the same bytes and ends, so they cut it alike. */
+size_t hc__msg_pieces(uint32_t k, const hc__msg_t *w, uint64_t bytes, hc__msg_t *out);
 
 /* Execute events of a pairwise exchange (alltoallv). In pieces (s->segment_bytes) the call's
  * datatypes must be dense (hc__dense_type) on every rank: the caller plans pieces only then. */

@@ -80,7 +80,10 @@ static void sighting_forget(hc_comm_t *c, uint64_t h)
 static int same_shape(const hc_schedule_t *a, const hc_schedule_t *b)
 {
     if (a->coll != b->coll || a->n_events != b->n_events || a->n_segments != b->n_segments ||
-        (a->coll == HC_COLL_ALLTOALL && a->segment_bytes != b->segment_bytes))
+        (a->coll == HC_COLL_ALLTOALL && a->segment_bytes != b->segment_bytes) ||
+        !a->piece_groups != !b->piece_groups ||
+        (a->piece_groups && b->piece_groups && a->P == b->P &&
+         memcmp(a->piece_groups, b->piece_groups, sizeof *a->piece_groups * a->P) != 0))
         return 0;
     for (size_t i = 0; i < a->n_events; i++)
         if (a->events[i].src != b->events[i].src || a->events[i].dst != b->events[i].dst ||
@@ -125,6 +128,12 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
  * broadcast could not try its 32 KiB pieces (0.546 s predicted under SMPI's defaults, against
  * 0.644 s for the 128 KiB ones it was left with). */
 #define HC__MAX_EVENTS 16384
+/* An exchange's piece variants may go further: they are replayed once per key, posted at once,
+ * and the 3-site grid's cross-site messages need 8 KiB pieces (SMPI's best size class) to reach
+ * the link bound: 22428 transfers replay in 0.5 s there, 43596 (4 KiB pieces) in 3.1 s. */
+#define HC__MAX_PIECES 49152
+/* Piece variants predicted within this fraction of each other count as equally fast. */
+#define HC__PIECES_TIE 0.005
 
 /* Keeps t (predicted) in *best when faster than *best (or *best is NULL); else frees it. */
 static void keep(hc_schedule_t *t, hc_schedule_t **best)
@@ -384,14 +393,15 @@ static void rows_variant(const hc_problem_t *pb, const hc_problem_t *rows, const
     hc_error_clear();
 }
 
-/* A total exchange in pieces (algorithm `pieces`) of 64 KiB down to 1 KiB, each piece size
- * below the largest message and within HC__MAX_EVENTS pieces in all, predicted by the flow
- * model; the fastest into *best when predicted HC__VARIANT_GAIN faster than `whole` (post-all's
- * time). Where a message's rate depends on its size (HETCOLL_FLOW_MODEL=smpi: SimGrid's
- * factors) pieces of 5776 to 9375 B move 1.087 bytes per unit of capacity, whole 64 KiB
- * messages 0.94, and pay 2.19 latencies instead of 11.6: the fat tree's 64 KiB all-to-all is
- * predicted 0.0274 s in 8 KiB pieces against 0.0317 s whole, gusto's 132 s against 152.8 s and
- * grid5000's 0.0332 s against 0.1499 s. */
+/* A total exchange in pieces of 64 KiB down to 1 KiB, every message cut (`pieces`) or only those
+ * crossing the busiest links (`pieces-cross`, when that is not every message), each piece size
+ * below the largest message and within HC__MAX_PIECES pieces in all, predicted by the flow
+ * model; the fastest (the fewer transfers among near ties) into *best when predicted
+ * HC__VARIANT_GAIN faster than `whole` (post-all's time). Where a message's rate depends on its
+ * size (HETCOLL_FLOW_MODEL=smpi: SimGrid's factors) pieces of 5776 to 9375 B move 1.087 bytes per
+ * unit of capacity, whole 64 KiB messages 0.94, and pay 2.19 latencies instead of 11.6: the fat
+ * tree's 64 KiB all-to-all is predicted 0.0274 s in 8 KiB pieces against 0.0317 s whole, gusto's
+ * 132 s against 152.8 s and grid5000's 0.0332 s against 0.1499 s. */
 static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int smpi, double whole,
                            hc_schedule_t **best)
 {
@@ -402,19 +412,36 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
             most = i != j && b > most ? b : most;
         }
     hc_schedule_t *fastest = NULL;
+    /* every message cut, or only those crossing the busiest links (the same when every node
+     * is its own group: then only once) */
+    static const char *const algos[] = {"pieces", "pieces-cross"};
     for (uint64_t seg = 65536; seg >= 1024; seg /= 2) {
         if (seg >= most)
             continue;
         hc_algo_opts_t v = *o;
         v.segment_bytes = seg;
-        hc_schedule_t *t = NULL;
-        if (hc_schedule_compute(pb, "pieces", &v, &t) != HC_OK)
-            break;
-        if (hc_schedule_piece_count(t) > HC__MAX_EVENTS) {
-            hc_schedule_destroy(t);
-            break;
+        for (size_t a = 0; a < sizeof algos / sizeof *algos; a++) {
+            hc_schedule_t *t = NULL;
+            if (hc_schedule_compute(pb, algos[a], &v, &t) != HC_OK)
+                continue; /* too many pieces */
+            if (hc_schedule_piece_count(t) > HC__MAX_PIECES || (a == 1 && !t->piece_groups) ||
+                flow_predict(pb, t, smpi) != HC_OK) {
+                hc_schedule_destroy(t);
+                continue;
+            }
+            /* within HC__PIECES_TIE of the fastest, the fewer transfers win (each costs the
+             * hosts a message, and the simulator an event) */
+            const double m = fastest ? fastest->makespan : INFINITY;
+            const int fewer =
+                fastest && hc_schedule_piece_count(t) < hc_schedule_piece_count(fastest);
+            if (t->makespan < m * (1 - HC__PIECES_TIE) ||
+                (fewer && t->makespan <= m * (1 + HC__PIECES_TIE))) {
+                hc_schedule_destroy(fastest);
+                fastest = t;
+            } else {
+                hc_schedule_destroy(t);
+            }
         }
-        offer(pb, smpi, t, &fastest);
     }
     hc_error_clear();
     if (fastest && fastest->makespan < HC__VARIANT_GAIN * whole)
@@ -596,7 +623,7 @@ static int exchange_of(const hc_comm_t *c, const hc_problem_t *pb, hc_problem_t 
 /* Plan header broadcast by rank 0. */
 typedef struct {
     int32_t status, coll; /* coll: a redistribution's candidate may be an exchange */
-    uint32_t n_events, n_steps, n_segments, has_parent, n_members;
+    uint32_t n_events, n_steps, n_segments, has_parent, n_members, has_groups;
     uint32_t root, n1, n2, k, window;
     double makespan, lower_bound, beta;
     uint64_t segment_bytes;
@@ -614,6 +641,7 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
         h.n_steps = (uint32_t)(*s)->n_steps;
         h.n_segments = (*s)->n_segments;
         h.has_parent = ((*s)->parent != NULL) + ((*s)->parent2 != NULL);
+        h.has_groups = (*s)->piece_groups != NULL;
         h.makespan = (*s)->makespan;
         h.lower_bound = (*s)->lower_bound;
         h.root = (*s)->root;
@@ -642,6 +670,10 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
         }
         if (rc == HC_OK && h.has_parent)
             rc = hc_schedule_alloc_trees(*s, h.has_parent == 2);
+        if (rc == HC_OK && h.has_groups) {
+            (*s)->piece_groups = malloc(sizeof *(*s)->piece_groups * (size_t)c->size);
+            rc = (*s)->piece_groups ? HC_OK : HC_ERR_NOMEM;
+        }
         if (rc == HC_OK && h.n_members) {
             *members = malloc(sizeof **members * h.n_members);
             rc = *members ? HC_OK : HC_ERR_NOMEM;
@@ -678,6 +710,8 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
         MPI_Bcast((*s)->parent, c->size, MPI_INT32_T, 0, c->comm);
     if (h.has_parent == 2)
         MPI_Bcast((*s)->parent2, c->size, MPI_INT32_T, 0, c->comm);
+    if (h.has_groups)
+        MPI_Bcast((*s)->piece_groups, c->size, MPI_INT32_T, 0, c->comm);
     if (h.n_members)
         MPI_Bcast(*members, (int)h.n_members, MPI_UINT32_T, 0, c->comm);
     return MPI_SUCCESS;

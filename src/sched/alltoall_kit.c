@@ -133,3 +133,145 @@ int hc__a2a_matching_schedule(const hc_problem_t *pb, int maximize, const char *
     free(list);
     return rc;
 }
+
+/* ---- exchanges in pieces ---- */
+
+int hc__a2a_cut(hc_schedule_t **sp, uint64_t forced, const char *algo)
+{
+    hc_schedule_t *s = *sp;
+    s->segment_bytes = forced ? forced : HC__A2A_PIECE_BYTES;
+    const uint64_t n = hc_schedule_piece_count(s);
+    const char *which =
+        s->piece_groups ? "the messages crossing the busiest links" : "every message";
+    if (forced && n > HC__A2A_PIECES_MAX) {
+        hc_schedule_destroy(s);
+        *sp = NULL;
+        return hc__error(
+            HC_ERR_VALUE, "%s: %llu-byte pieces cut this exchange into %llu pieces, more than %u",
+            algo, (unsigned long long)forced, (unsigned long long)n, HC__A2A_PIECES_MAX);
+    }
+    if (!forced && n > HC__A2A_PIECES_DEFAULT) {
+        s->segment_bytes = 0;
+        free(s->piece_groups);
+        s->piece_groups = NULL;
+        return hc_schedule_set_note(s,
+                                    "%s: %u-byte pieces would make %llu, more than %u: whole "
+                                    "messages",
+                                    algo, HC__A2A_PIECE_BYTES, (unsigned long long)n,
+                                    HC__A2A_PIECES_DEFAULT);
+    }
+    return hc_schedule_set_note(s,
+                                "%s: %s in pieces of %llu B, all posted at once (%llu "
+                                "transfers)",
+                                algo, which, (unsigned long long)s->segment_bytes,
+                                (unsigned long long)n);
+}
+
+/* Union-find root with path halving. */
+static uint32_t uf_root(uint32_t *up, uint32_t i)
+{
+    while (up[i] != i) {
+        up[i] = up[up[i]];
+        i = up[i];
+    }
+    return i;
+}
+
+/* The load slot of a hop: one per shared link, two per split-duplex link (up, down), none
+ * (UINT32_MAX) for a fatpipe. */
+static uint32_t hop_slot(const hc_platform_t *p, const hc_hop_t *h)
+{
+    switch (hc_platform_link_sharing(p, h->link)) {
+    case HC_LINK_SHARED:
+        return 2 * h->link;
+    case HC_LINK_SPLITDUPLEX:
+        return 2 * h->link + (h->down ? 1u : 0u);
+    default:
+        return UINT32_MAX;
+    }
+}
+
+/* 1 when the route i -> j crosses a busy slot. */
+static int crosses(const hc_platform_t *p, uint32_t i, uint32_t j, const unsigned char *busy,
+                   hc_hop_t *hops, size_t cap)
+{
+    const size_t n = hc_platform_route(p, i, j, hops, cap);
+    for (size_t h = 0; h < n && h < cap; h++) {
+        const uint32_t slot = hop_slot(p, &hops[h]);
+        if (slot != UINT32_MAX && busy[slot])
+            return 1;
+    }
+    return 0;
+}
+
+int hc__a2a_busy_groups(const hc_problem_t *pb, int32_t *groups, uint32_t *n_groups)
+{
+    const hc_platform_t *p = pb->platform;
+    const uint32_t P = pb->P;
+    if (!p || hc_platform_size(p) != P || !hc_platform_has_routes(p))
+        return hc__error(HC_ERR_VALUE,
+                         "the busiest links: the problem's platform has no route "
+                         "for every pair of its %u nodes",
+                         P);
+    const uint32_t L = hc_platform_link_count(p);
+    size_t cap = 16;
+    double *load = hc__calloc(2 * (size_t)L + 1, sizeof *load);
+    unsigned char *busy = hc__calloc(2 * (size_t)L + 1, 1);
+    uint32_t *up = hc__malloc(P, sizeof *up);
+    hc_hop_t *hops = hc__malloc(cap, sizeof *hops);
+    int rc = HC_OK;
+    if (!load || !busy || !up || !hops) {
+        rc = hc__error(HC_ERR_NOMEM, "out of memory finding the busiest links");
+        goto out;
+    }
+    for (uint32_t i = 0; i < P && rc == HC_OK; i++)
+        for (uint32_t j = 0; j < P && rc == HC_OK; j++) {
+            if (!hc__a2a_sent(pb->costs, i, j))
+                continue;
+            const double b = pb->sizes ? HC_AT(pb->sizes, i, j) : (double)pb->msg_bytes;
+            size_t n = hc_platform_route(p, i, j, hops, cap);
+            if (n > cap) {
+                hc_hop_t *t = realloc(hops, n * sizeof *hops);
+                if (!t) {
+                    rc = hc__error(HC_ERR_NOMEM, "out of memory finding the busiest links");
+                    break;
+                }
+                hops = t;
+                cap = n;
+                n = hc_platform_route(p, i, j, hops, cap);
+            }
+            for (size_t h = 0; h < n; h++) {
+                const uint32_t slot = hop_slot(p, &hops[h]);
+                if (slot != UINT32_MAX)
+                    load[slot] += b / hc_platform_link_bandwidth(p, hops[h].link);
+            }
+        }
+    if (rc != HC_OK)
+        goto out;
+    double most = 0;
+    for (size_t k = 0; k < 2 * (size_t)L; k++)
+        most = load[k] > most ? load[k] : most;
+    for (size_t k = 0; k < 2 * (size_t)L; k++)
+        busy[k] = most > 0 && load[k] >= 0.5 * most;
+    for (uint32_t i = 0; i < P; i++)
+        up[i] = i;
+    for (uint32_t i = 0; i < P; i++)
+        for (uint32_t j = i + 1; j < P; j++) {
+            uint32_t a = uf_root(up, i), b = uf_root(up, j);
+            if (a == b || crosses(p, i, j, busy, hops, cap) || crosses(p, j, i, busy, hops, cap))
+                continue;
+            up[a > b ? a : b] = a < b ? a : b; /* the smaller id roots the group */
+        }
+    uint32_t g = 0;
+    for (uint32_t i = 0; i < P; i++) {
+        groups[i] = (int32_t)uf_root(up, i);
+        g += groups[i] == (int32_t)i;
+    }
+    *n_groups = g;
+out:
+    free(load);
+    free(busy);
+    free(up);
+    free(hops);
+    return rc;
+}

@@ -97,4 +97,24 @@ int hc__algo_alltoall_minmatch(const hc_problem_t *pb, const hc_algo_opts_t *opt
 int hc__algo_alltoall_openshop_lb(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                                   hc_schedule_t **out);
 
+/* ---- exchanges in pieces (`pieces`, `pieces-cross`) ---- */
+
+/* Cuts post-all's schedule *s (its piece_groups set or NULL) into pieces of `forced` bytes
+ * (0: the default, HC__A2A_PIECE_BYTES, or whole messages when that makes more than
+ * HC__A2A_PIECES_DEFAULT transfers) and notes it; `algo` names the algorithm in errors. A forced
+ * size making more than HC__A2A_PIECES_MAX transfers is an error: *s is destroyed and NULL. */
+#define HC__A2A_PIECE_BYTES 8192u
+#define HC__A2A_PIECES_DEFAULT 16384u
+#define HC__A2A_PIECES_MAX 65536u
+int hc__a2a_cut(hc_schedule_t **s, uint64_t forced, const char *algo);
+
+/* The nodes of pb grouped so that the messages between two nodes of a group cross none of the
+ * busiest links: each link's load is the time its messages would take it alone (bytes over
+ * bandwidth, both directions of a shared link together, each direction of a split-duplex one on
+ * its own, fatpipes never loaded); the links loaded at least half the heaviest are the busy ones,
+ * and two nodes are joined when neither's route to the other crosses one (then transitively).
+ * groups[i] is the smallest node id of i's group. Needs pb->platform with a route for every
+ * pair (else HC_ERR_VALUE); *n_groups receives the number of groups. */
+int hc__a2a_busy_groups(const hc_problem_t *pb, int32_t *groups, uint32_t *n_groups);
+
 #endif

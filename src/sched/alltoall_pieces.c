@@ -1,8 +1,8 @@
 /* `pieces` total exchange: post-all with every message cut into pieces of opts->segment_bytes
- * (default HC__PIECE_BYTES; whole messages on big exchanges: HC__PIECES_DEFAULT), every piece
- * posted at once. The events are post-all's, one per
- * message with its 1-port times; the schedule's segment_bytes tells the runtime and the flow
- * replay to move each message as ceil(bytes / segment_bytes) consecutive pieces.
+ * (default HC__A2A_PIECE_BYTES; whole messages on big exchanges: HC__A2A_PIECES_DEFAULT), every
+ * piece posted at once. The events are post-all's, one per message with its 1-port times; the
+ * schedule's segment_bytes tells the runtime and the flow replay to move each message as
+ * ceil(bytes / segment_bytes) consecutive pieces.
  *
  * Why pieces: where a network's rate depends on the message size, the size class moves more
  * bytes per unit of capacity. SimGrid's default network model (SMPI's factors, measured on
@@ -11,19 +11,13 @@
  * posted whole cannot come within 1.15 x of the link bound there, in 8 KiB pieces it can (3-site
  * grid, 63 ranks: 8.99 s against 10.44 s whole). On a network without such steps the pieces
  * only add per-message costs; the runtime predicts each piece size with the flow model
- * (HETCOLL_FLOW_MODEL) and measures before it keeps one (src/mpi/plan.c).
+ * (HETCOLL_FLOW_MODEL) and measures before it keeps one (src/mpi/plan.c). The default cap keeps
+ * the flow replays and SMPI affordable: 16384 pieces on 24 ranks replay in 0.1 s and simulate in
+ * seconds per call, 15600 of 512 KiB on 63 ranks took SMPI minutes per call; larger pieces would
+ * not help either, 16 to 64 KiB messages get SMPI's worst bandwidth factor, 0.70.
+ * `pieces-cross` (alltoall_pieces_cross.c) cuts only the messages that cross the busiest links.
  * Complexity O(P^2). */
-#include "algos.h"
-#include "../core/internal.h"
-
-#define HC__PIECE_BYTES 8192u
-/* Pieces in all: by default at most HC__PIECES_DEFAULT, else whole messages (the flow replays
- * and SMPI stay affordable: 16384 pieces on 24 ranks replay in 0.1 s and simulate in seconds
- * per call, 15600 of 512 KiB on 63 ranks took SMPI minutes per call; larger pieces would not
- * help either, 16 to 64 KiB messages get SMPI's worst bandwidth factor, 0.70); a size given
- * (--segment) that cuts more than HC__PIECES_MAX is an error (bounded memory and time). */
-#define HC__PIECES_DEFAULT 16384u
-#define HC__PIECES_MAX 65536u
+#include "alltoall_kit.h"
 
 int hc__algo_alltoall_pieces(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                              hc_schedule_t **out)
@@ -31,24 +25,5 @@ int hc__algo_alltoall_pieces(const hc_problem_t *pb, const hc_algo_opts_t *opts,
     int rc = hc__algo_alltoall_post_all(pb, opts, out);
     if (rc != HC_OK)
         return rc;
-    hc_schedule_t *s = *out;
-    const uint64_t forced = opts ? opts->segment_bytes : 0;
-    s->segment_bytes = forced ? forced : HC__PIECE_BYTES;
-    const uint64_t n = hc_schedule_piece_count(s);
-    if (forced && n > HC__PIECES_MAX) {
-        hc_schedule_destroy(s);
-        *out = NULL;
-        return hc__error(HC_ERR_VALUE,
-                         "pieces: %llu-byte pieces cut this exchange into %llu pieces, more than "
-                         "%u",
-                         (unsigned long long)forced, (unsigned long long)n, HC__PIECES_MAX);
-    }
-    if (!forced && n > HC__PIECES_DEFAULT) {
-        s->segment_bytes = 0;
-        return hc_schedule_set_note(
-            s, "pieces: %u-byte pieces would make %llu, more than %u: whole messages",
-            HC__PIECE_BYTES, (unsigned long long)n, HC__PIECES_DEFAULT);
-    }
-    return hc_schedule_set_note(s, "pieces: every message in pieces of %llu B, all posted at once",
-                                (unsigned long long)s->segment_bytes);
+    return hc__a2a_cut(out, opts ? opts->segment_bytes : 0, "pieces");
 }

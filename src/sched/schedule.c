@@ -36,6 +36,7 @@ void hc_schedule_destroy(hc_schedule_t *s)
     free(s->steps);
     free(s->parent);
     free(s->parent2);
+    free(s->piece_groups);
     free(s->note);
     free(s->extra_json);
     free(s);
@@ -172,7 +173,7 @@ int hc_schedule_clone(const hc_schedule_t *s, hc_schedule_t **out)
     *c = *s;
     c->events = NULL;
     c->steps = NULL;
-    c->parent = c->parent2 = NULL;
+    c->parent = c->parent2 = c->piece_groups = NULL;
     c->note = c->extra_json = NULL;
     c->cap_events = s->n_events;
     c->cap_steps = s->n_steps;
@@ -181,6 +182,7 @@ int hc_schedule_clone(const hc_schedule_t *s, hc_schedule_t **out)
     rc |= dup_array((void **)&c->steps, s->steps, s->n_steps, sizeof *s->steps);
     rc |= dup_array((void **)&c->parent, s->parent, s->P, sizeof *s->parent);
     rc |= dup_array((void **)&c->parent2, s->parent2, s->P, sizeof *s->parent2);
+    rc |= dup_array((void **)&c->piece_groups, s->piece_groups, s->P, sizeof *s->piece_groups);
     if (s->note && !(c->note = hc__strdup(s->note)))
         rc = HC_ERR_NOMEM;
     if (s->extra_json && !(c->extra_json = hc__strdup(s->extra_json)))

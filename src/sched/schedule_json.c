@@ -217,6 +217,8 @@ int hc_schedule_to_json(const hc_schedule_t *s, char **out)
     }
     if ((s->coll == HC_COLL_REDUCE || s->coll == HC_COLL_ALLTOALL) && s->segment_bytes)
         json_object_set_new(root, "segment_bytes", json_integer((json_int_t)s->segment_bytes));
+    if (s->coll == HC_COLL_ALLTOALL && s->piece_groups)
+        json_object_set_new(root, "piece_groups", jint_array(s->piece_groups, s->P));
     if (s->coll == HC_COLL_REDUCE && s->has_search) {
         json_t *o = json_object();
         json_object_set_new(o, "nodes_visited", jreal(s->search.nodes_visited));
@@ -328,21 +330,24 @@ static int get_u32(const ctx_t *c, json_t *obj, const char *key, const char *fie
     return HC_OK;
 }
 
+/* An array of P integers in [lo, P): a tree's parents (lo = -1, the root's) or piece groups. */
 static int parse_tree(const ctx_t *c, json_t *v, const char *field, uint32_t P, int32_t **out)
 {
+    const int lo = strcmp(field, "piece_groups") == 0 ? 0 : -1;
     if (!json_is_array(v) || json_array_size(v) != P)
-        return perr(c, field, "must be an array of %u node ids (-1 for the root)", P);
+        return perr(c, field, "must be an array of %u %s", P,
+                    lo ? "node ids (-1 for the root)" : "group ids");
     int32_t *a = hc__malloc(P, sizeof *a);
     if (!a)
         return hc__error(HC_ERR_NOMEM, "out of memory reading %s", c->origin);
     for (uint32_t i = 0; i < P; i++) {
         json_t *x = json_array_get(v, i);
-        if (!json_is_integer(x) || json_integer_value(x) < -1 ||
+        if (!json_is_integer(x) || json_integer_value(x) < lo ||
             json_integer_value(x) >= (json_int_t)P) {
             free(a);
             char f[160];
             snprintf(f, sizeof f, "%s[%u]", field, i);
-            return perr(c, f, "must be an integer in [-1, %u)", P);
+            return perr(c, f, "must be an integer in [%d, %u)", lo, P);
         }
         a[i] = (int32_t)json_integer_value(x);
     }
@@ -358,7 +363,7 @@ static int is_known(hc_coll_t coll, const char *key)
     static const char *const redist[] = {"n1", "n2", "k", "beta", "cost", "steps"};
     static const char *const bcast[] = {"root", "segments", "parent", "trees"};
     static const char *const reduce[] = {"root", "search", "segment_bytes"};
-    static const char *const alltoall[] = {"segment_bytes"};
+    static const char *const alltoall[] = {"segment_bytes", "piece_groups"};
     for (size_t i = 0; i < sizeof common / sizeof *common; i++)
         if (strcmp(key, common[i]) == 0)
             return 1;
@@ -752,6 +757,9 @@ static int parse_root(const ctx_t *c, json_t *root, hc_schedule_t **out)
         TRY(parse_search(c, json_object_get(root, "search"), s));
     if (coll == HC_COLL_REDUCE || coll == HC_COLL_ALLTOALL)
         TRY(get_uint(c, root, "segment_bytes", "segment_bytes", 0, UINT32_MAX, &s->segment_bytes));
+    if (coll == HC_COLL_ALLTOALL && json_object_get(root, "piece_groups"))
+        TRY(parse_tree(c, json_object_get(root, "piece_groups"), "piece_groups", P,
+                       &s->piece_groups));
     v = json_object_get(root, "note");
     if (v) {
         if (!json_is_string(v))

@@ -364,7 +364,7 @@ static int expand(size_t P, const size_t *xf, size_t *off, size_t **idx)
 }
 
 /* Total exchange and broadcast: a transfer per event (a total exchange in pieces: a transfer per
- * piece, hc_schedule_pieces). */
+ * piece, hc_schedule_message_pieces). */
 static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *truth,
                         const hc_sim_opts_t *opts, const size_t *order)
 {
@@ -381,7 +381,7 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
         return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
     for (size_t i = 0; i < s->n_events; i++) {
         const uint64_t b = s->events[i].bytes;
-        const uint32_t n = hc_schedule_pieces(s, b);
+        const uint32_t n = hc_schedule_message_pieces(s, s->events[i].src, s->events[i].dst, b);
         if (xf)
             xf[i] = f->n;
         for (uint32_t k = 0; k < n; k++) {

@@ -1027,6 +1027,120 @@ static void test_alltoall_pieces(void **state)
         }
 }
 
+/* `pieces-cross`: only the messages crossing the busiest links in pieces. On the 3-site grid
+ * (ranks interleaved, rank r on site r mod 3) the groups are the sites and only the cross-site
+ * messages are cut (their count checked one by one); on the fat tree the 4 racks; on grid5000,
+ * whose NICs are the busiest links, every node is its own group and every message is cut, as
+ * `pieces` does. Under SMPI's factors the cross-site pieces come within 1.02x of the link bound
+ * where whole messages cannot (1.1x), with fewer transfers than `pieces`; the groups go through
+ * JSON, and a group id out of range is an error naming the field. */
+static void test_alltoall_pieces_cross(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_load("random:sites:sites=3:nodes=6:interleave=1", &p), HC_OK);
+    const uint32_t P = hc_platform_size(p);
+    hc_matrix_t *sizes = NULL;
+    double *bytes = NULL;
+    hc_problem_t *pb = a2a_problem(p, 0, &sizes, &bytes);
+    hc_schedule_t *all = NULL, *pc = NULL, *cut = NULL;
+    assert_int_equal(hc_schedule_compute(pb, "post-all", NULL, &all), HC_OK);
+    assert_int_equal(hc_schedule_compute(pb, "pieces", NULL, &cut), HC_OK);
+    assert_int_equal(hc_schedule_compute(pb, "pieces-cross", NULL, &pc), HC_OK);
+    assert_int_equal(hc_schedule_validate(pc, pb), HC_OK);
+    assert_non_null(pc->piece_groups);
+    assert_int_equal(pc->segment_bytes, 8192);
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < P; i++) {
+        assert_int_equal(pc->piece_groups[i], (int32_t)(i % 3));
+        for (uint32_t j = 0; j < P; j++)
+            if (i != j) {
+                const uint32_t k = hc_schedule_message_pieces(pc, i, j, 65536);
+                assert_int_equal(k, i % 3 == j % 3 ? 1 : 8);
+                assert_int_equal(hc_schedule_message_pieces(cut, i, j, 65536), 8);
+                n += k;
+            }
+    }
+    assert_int_equal(hc_schedule_piece_count(pc), n);
+    assert_true(n < hc_schedule_piece_count(cut));
+    hc_flow_opts_t fo;
+    hc_flow_opts_init(&fo);
+    fo.smpi_factors = 1;
+    hc_platform_t *bp = NULL;
+    double bound;
+    assert_int_equal(hc_flows_bound_platform(p, &fo, &bp), HC_OK);
+    assert_int_equal(hc_flows_bound(bp, bytes, &bound), HC_OK);
+    const double t_all = smpi_time(pb, all), t_pc = smpi_time(pb, pc), t_cut = smpi_time(pb, cut);
+    printf("3-site grid, %u nodes, 64 KiB: SMPI's model: post-all %.4g s, pieces %.4g s (%llu "
+           "transfers), pieces-cross %.4g s (%llu), bound %.4g s\n",
+           P, t_all, t_cut, (unsigned long long)hc_schedule_piece_count(cut), t_pc,
+           (unsigned long long)n, bound);
+    assert_true(t_pc >= bound * (1 - 1e-9));
+    assert_true(t_pc <= 1.02 * bound);
+    assert_true(t_all > 1.1 * bound);
+    /* the groups go through JSON; a bad one is an error naming the field */
+    char *json = NULL;
+    hc_schedule_t *back = NULL;
+    assert_int_equal(hc_schedule_to_json(pc, &json), HC_OK);
+    assert_non_null(strstr(json, "\"piece_groups\""));
+    assert_int_equal(hc_schedule_parse(json, "test", &back), HC_OK);
+    assert_non_null(back->piece_groups);
+    assert_memory_equal(back->piece_groups, pc->piece_groups, sizeof(int32_t) * P);
+    assert_true(fabs(smpi_time(pb, back) - t_pc) <= 1e-12 * t_pc);
+    hc_schedule_destroy(back);
+    back = NULL;
+    /* node 0's group id 0 becomes 99, out of [0, 18) */
+    char *zero = strchr(strstr(json, "\"piece_groups\""), '[');
+    while (*zero != '0')
+        zero++;
+    const size_t len = strlen(json);
+    char *bad = malloc(len + 2);
+    assert_non_null(bad);
+    memcpy(bad, json, (size_t)(zero - json));
+    snprintf(bad + (zero - json), len + 2 - (size_t)(zero - json), "99%s", zero + 1);
+    assert_int_equal(hc_schedule_parse(bad, "test", &back), HC_ERR_PARSE);
+    assert_null(back);
+    printf("%s\n", hc_error_detail());
+    assert_non_null(strstr(hc_error_detail(), "piece_groups[0]"));
+    free(bad);
+    free(json);
+    hc_schedule_t *copy = NULL;
+    assert_int_equal(hc_schedule_clone(pc, &copy), HC_OK);
+    assert_memory_equal(copy->piece_groups, pc->piece_groups, sizeof(int32_t) * P);
+    hc_schedule_destroy(copy);
+    hc_schedule_destroy(all);
+    hc_schedule_destroy(cut);
+    hc_schedule_destroy(pc);
+    hc_problem_destroy(pb);
+    hc_platform_destroy(bp);
+    hc_matrix_destroy(sizes);
+    free(bytes);
+    hc_platform_destroy(p);
+
+    /* the fat tree: the racks; grid5000: every node alone, so no groups (all cut) */
+    const char *specs[] = {HC_TEST_DATA "/../../bench/grid/platforms/fat-tree-3to1.json",
+                           HC_TEST_DATA "/../../bench/grid/platforms/grid5000-links.json"};
+    for (int sc = 0; sc < 2; sc++) {
+        assert_int_equal(hc_platform_load(specs[sc], &p), HC_OK);
+        pb = a2a_problem(p, 0, &sizes, &bytes);
+        assert_int_equal(hc_schedule_compute(pb, "pieces-cross", NULL, &pc), HC_OK);
+        if (sc == 0) {
+            assert_non_null(pc->piece_groups);
+            uint32_t g = 0;
+            for (uint32_t i = 0; i < hc_platform_size(p); i++)
+                g += pc->piece_groups[i] == (int32_t)i;
+            assert_int_equal(g, 4);
+        } else {
+            assert_null(pc->piece_groups);
+        }
+        hc_schedule_destroy(pc);
+        hc_problem_destroy(pb);
+        hc_matrix_destroy(sizes);
+        free(bytes);
+        hc_platform_destroy(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1049,6 +1163,7 @@ int main(void)
         cmocka_unit_test(test_reduce_bound_mirror),
         cmocka_unit_test(test_post_all_alltoall),
         cmocka_unit_test(test_alltoall_pieces),
+        cmocka_unit_test(test_alltoall_pieces_cross),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -347,6 +347,54 @@ static void test_alltoallv_pieces(void **state)
     free(m);
 }
 
+/* `pieces-cross` on three sites sharing uplinks (rank r on site r mod 3): only the messages
+ * between sites in pieces (hc_schedule_message_pieces: both sides cut each message alike), on
+ * gathered and speculative calls, with a changed pair and with a datatype with holes (whole
+ * messages then); the bytes are MPI_Alltoallv's at every call. */
+static void test_alltoallv_pieces_cross(void **state)
+{
+    (void)state;
+    if (size < 3)
+        skip();
+    char spec[80];
+    snprintf(spec, sizeof spec, "random:sites:sites=3:nodes=%d:interleave=1", (size + 2) / 3);
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_load(spec, &p), HC_OK);
+    hc_comm_opts_t o;
+    hc_comm_opts_init(&o);
+    o.verbose = getenv("HC_TEST_VERBOSE") != NULL;
+    o.algo_alltoall = "pieces-cross";
+    hc_comm_t *c = NULL;
+    /* the platform's first `size` nodes: rank r on site r mod 3 */
+    assert_int_equal(hc_comm_create(MPI_COMM_WORLD, p, &o, &c), MPI_SUCCESS);
+    hc_platform_destroy(p);
+    int *m = malloc(sizeof(int) * size * size);
+    hc_rng_t r;
+    hc_rng_seed(&r, 78);
+    /* 0 to 20000 ints: up to 10 pieces of 8 KiB, uneven last pieces, empty pairs */
+    for (int i = 0; i < size * size; i++)
+        m[i] = hc_rng_below(&r, 6) == 0 ? 0 : (int)hc_rng_below(&r, 20001);
+    unsigned long spec_calls = 0, miss = 0;
+    for (int rep = 0; rep < 4; rep++)
+        typed_matrix(c, m, MPI_INT, sizeof(int), 300 + (uint64_t)rep);
+    expect_spec(c, spec_calls += 2, miss);
+    assert_string_equal(hc_comm_last_algorithm(c), "pieces-cross");
+    m[0 * size + 1] += 3001; /* seen by ranks 0 and 1 only */
+    typed_matrix(c, m, MPI_INT, sizeof(int), 310);
+    expect_spec(c, spec_calls, ++miss);
+    for (int rep = 0; rep < 3; rep++)
+        typed_matrix(c, m, MPI_INT, sizeof(int), 320 + (uint64_t)rep);
+    expect_spec(c, spec_calls += 2, miss);
+    MPI_Datatype holes;
+    MPI_Type_create_resized(MPI_INT, 0, 8, &holes);
+    MPI_Type_commit(&holes);
+    for (int rep = 0; rep < 3; rep++)
+        typed_matrix(c, m, holes, 8, 330 + (uint64_t)rep);
+    MPI_Type_free(&holes);
+    hc_comm_destroy(c);
+    free(m);
+}
+
 /* alltoallv under auto: the MPI library's collective runs while the sizes are unknown or
  * changing; a repeated matrix is planned and its candidates (native first) measured through
  * speculative runs; changes met later are redone. Bytes are right at every call. */
@@ -650,53 +698,67 @@ static void test_redistribute_post_everything_fast_path(void **state)
 
 /* A redistribution as the exchange it is, every message in pieces (plan.c exchange_of,
  * coll.c): on two sites sharing an uplink, under SMPI's model where a message's rate depends
- * on its size, and trusting the model (HETCOLL_TUNE=0), `auto` runs post-everything in pieces;
- * the bytes are MPI_Alltoallv's. Once settled, calls of other sizes run in pieces without the
- * sizes' allgather; the same byte counts in a datatype with holes run whole (the check fails,
- * the plan is cached by bytes), then pieces again. */
+ * on its size, and trusting the model (HETCOLL_TUNE=0), `auto` runs post-everything in pieces
+ * (pieces-cross where some messages stay inside a site); the bytes are MPI_Alltoallv's. Once
+ * settled, calls of other sizes run in pieces without the sizes' allgather; the same byte
+ * counts in a datatype with holes run whole (the check fails, the plan is cached by bytes),
+ * then pieces again. */
 static void test_redistribute_pieces(void **state)
 {
     (void)state;
     if (size < 4 || size > 64)
         skip();
-    char spec[64];
-    snprintf(spec, sizeof spec, "random:sites:sites=2:nodes=%d", (size + 1) / 2);
-    hc_platform_t *p = NULL;
-    assert_int_equal(hc_platform_load(spec, &p), HC_OK);
-    hc_comm_opts_t o;
-    hc_comm_opts_init(&o);
-    o.verbose = getenv("HC_TEST_VERBOSE") != NULL;
-    setenv("HETCOLL_FLOW_MODEL", "smpi", 1);
-    setenv("HETCOLL_TUNE", "0", 1);
-    hc_comm_t *c = NULL;
-    assert_int_equal(hc_comm_create(MPI_COMM_WORLD, p, &o, &c), MPI_SUCCESS);
-    unsetenv("HETCOLL_FLOW_MODEL");
-    unsetenv("HETCOLL_TUNE");
-    hc_platform_destroy(p);
-    for (int rep = 0; rep < 4; rep++)
+    /* shift 0 (an even size): the senders (the first half) on site 0, the receivers on site 1;
+     * shift 1 (or an odd size): the first receiver on site 0 too, whose messages from the
+     * senders need not be cut (pieces-cross, when the flow model has it no slower, and its
+     * groups on the fast path) */
+    for (int shift = 0; shift < 2; shift++) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "random:sites:sites=2:nodes=%d", (size + 1) / 2 + shift);
+        hc_platform_t *p = NULL;
+        assert_int_equal(hc_platform_load(spec, &p), HC_OK);
+        hc_comm_opts_t o;
+        hc_comm_opts_init(&o);
+        o.verbose = getenv("HC_TEST_VERBOSE") != NULL;
+        setenv("HETCOLL_FLOW_MODEL", "smpi", 1);
+        setenv("HETCOLL_TUNE", "0", 1);
+        hc_comm_t *c = NULL;
+        assert_int_equal(hc_comm_create(MPI_COMM_WORLD, p, &o, &c), MPI_SUCCESS);
+        unsetenv("HETCOLL_FLOW_MODEL");
+        unsetenv("HETCOLL_TUNE");
+        hc_platform_destroy(p);
+        for (int rep = 0; rep < 4; rep++)
+            check_redistribute(c, 31, 0);
+        char algo[32];
+        snprintf(algo, sizeof algo, "%s", hc_comm_last_algorithm(c));
+        if (rank == 0)
+            printf("redistribution on %s: %s\n", spec, algo);
+        if (shift == 0 && size % 2 == 0)
+            assert_string_equal(algo, "pieces"); /* every message crosses: nothing to leave whole */
+        else
+            assert_true(strcmp(algo, "pieces") == 0 || strcmp(algo, "pieces-cross") == 0);
+        /* settled: the next calls, whatever their sizes, skip the sizes' allgather and the plan
+         * lookup (one allreduce checks the sizes), until the 16th regathers */
+        hc_comm_stats_t a, b;
+        hc_comm_get_stats(c, &a);
+        for (int i = 0; i < 6; i++)
+            check_redistribute(c, 200 + (uint64_t)i, 0);
+        hc_comm_get_stats(c, &b);
+        assert_int_equal(b.calls, a.calls + 6);
+        assert_int_equal(b.cache_hits, a.cache_hits);
+        assert_int_equal(b.plans, a.plans);
+        assert_int_equal(b.native_calls, a.native_calls);
+        assert_string_equal(hc_comm_last_algorithm(c), algo);
+        MPI_Datatype holed;
+        MPI_Type_create_resized(MPI_DOUBLE, 0, 2 * sizeof(double), &holed);
+        MPI_Type_commit(&holed);
+        check_redistribute_typed(c, 31, 0, holed, 2 * sizeof(double));
+        assert_string_equal(hc_comm_last_algorithm(c), "native");
         check_redistribute(c, 31, 0);
-    assert_string_equal(hc_comm_last_algorithm(c), "pieces");
-    /* settled: the next calls, whatever their sizes, skip the sizes' allgather and the plan
-     * lookup (one allreduce checks the sizes), until the 16th regathers */
-    hc_comm_stats_t a, b;
-    hc_comm_get_stats(c, &a);
-    for (int i = 0; i < 6; i++)
-        check_redistribute(c, 200 + (uint64_t)i, 0);
-    hc_comm_get_stats(c, &b);
-    assert_int_equal(b.calls, a.calls + 6);
-    assert_int_equal(b.cache_hits, a.cache_hits);
-    assert_int_equal(b.plans, a.plans);
-    assert_int_equal(b.native_calls, a.native_calls);
-    assert_string_equal(hc_comm_last_algorithm(c), "pieces");
-    MPI_Datatype holed;
-    MPI_Type_create_resized(MPI_DOUBLE, 0, 2 * sizeof(double), &holed);
-    MPI_Type_commit(&holed);
-    check_redistribute_typed(c, 31, 0, holed, 2 * sizeof(double));
-    assert_string_equal(hc_comm_last_algorithm(c), "native");
-    check_redistribute(c, 31, 0);
-    assert_string_equal(hc_comm_last_algorithm(c), "pieces");
-    MPI_Type_free(&holed);
-    hc_comm_destroy(c);
+        assert_string_equal(hc_comm_last_algorithm(c), algo);
+        MPI_Type_free(&holed);
+        hc_comm_destroy(c);
+    }
 }
 
 /* A forced algorithm plans at the first call; the sizes of a size class (a quarter octave)
@@ -989,6 +1051,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_alltoall_in_place),
         cmocka_unit_test(test_alltoallv_speculation),
         cmocka_unit_test(test_alltoallv_pieces),
+        cmocka_unit_test(test_alltoallv_pieces_cross),
         cmocka_unit_test(test_alltoallv_auto),
         cmocka_unit_test(test_bcast_all_algorithms),
         cmocka_unit_test(test_reduce_all_algorithms),
