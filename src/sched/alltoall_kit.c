@@ -191,12 +191,27 @@ static uint32_t hop_slot(const hc_platform_t *p, const hc_hop_t *h)
     }
 }
 
-/* 1 when the route i -> j crosses a busy slot. */
-static int crosses(const hc_platform_t *p, uint32_t i, uint32_t j, const unsigned char *busy,
-                   hc_hop_t *hops, size_t cap)
+/* The route i -> j into *hops (grown as needed, *cap entries): its hop count, or 0 when out of
+ * memory (every pair has a route of at least one hop here). */
+static size_t route_of(const hc_platform_t *p, uint32_t i, uint32_t j, hc_hop_t **hops, size_t *cap)
 {
-    const size_t n = hc_platform_route(p, i, j, hops, cap);
-    for (size_t h = 0; h < n && h < cap; h++) {
+    size_t n = hc_platform_route(p, i, j, *hops, *cap);
+    if (n > *cap) {
+        hc_hop_t *t = realloc(*hops, n * sizeof *t);
+        if (!t)
+            return 0;
+        *hops = t;
+        *cap = n;
+        n = hc_platform_route(p, i, j, *hops, *cap);
+    }
+    return n;
+}
+
+/* 1 when the hops cross a busy slot. */
+static int crosses(const hc_platform_t *p, const hc_hop_t *hops, size_t n,
+                   const unsigned char *busy)
+{
+    for (size_t h = 0; h < n; h++) {
         const uint32_t slot = hop_slot(p, &hops[h]);
         if (slot != UINT32_MAX && busy[slot])
             return 1;
@@ -229,16 +244,10 @@ int hc__a2a_busy_groups(const hc_problem_t *pb, int32_t *groups, uint32_t *n_gro
             if (!hc__a2a_sent(pb->costs, i, j))
                 continue;
             const double b = pb->sizes ? HC_AT(pb->sizes, i, j) : (double)pb->msg_bytes;
-            size_t n = hc_platform_route(p, i, j, hops, cap);
-            if (n > cap) {
-                hc_hop_t *t = realloc(hops, n * sizeof *hops);
-                if (!t) {
-                    rc = hc__error(HC_ERR_NOMEM, "out of memory finding the busiest links");
-                    break;
-                }
-                hops = t;
-                cap = n;
-                n = hc_platform_route(p, i, j, hops, cap);
+            const size_t n = route_of(p, i, j, &hops, &cap);
+            if (n == 0) {
+                rc = hc__error(HC_ERR_NOMEM, "out of memory finding the busiest links");
+                break;
             }
             for (size_t h = 0; h < n; h++) {
                 const uint32_t slot = hop_slot(p, &hops[h]);
@@ -255,13 +264,25 @@ int hc__a2a_busy_groups(const hc_problem_t *pb, int32_t *groups, uint32_t *n_gro
         busy[k] = most > 0 && load[k] >= 0.5 * most;
     for (uint32_t i = 0; i < P; i++)
         up[i] = i;
-    for (uint32_t i = 0; i < P; i++)
+    for (uint32_t i = 0; i < P && rc == HC_OK; i++)
         for (uint32_t j = i + 1; j < P; j++) {
             uint32_t a = uf_root(up, i), b = uf_root(up, j);
-            if (a == b || crosses(p, i, j, busy, hops, cap) || crosses(p, j, i, busy, hops, cap))
+            if (a == b)
                 continue;
-            up[a > b ? a : b] = a < b ? a : b; /* the smaller id roots the group */
+            size_t n = route_of(p, i, j, &hops, &cap);
+            if (n && crosses(p, hops, n, busy))
+                continue;
+            if (n)
+                n = route_of(p, j, i, &hops, &cap);
+            if (!n) {
+                rc = hc__error(HC_ERR_NOMEM, "out of memory finding the busiest links");
+                break;
+            }
+            if (!crosses(p, hops, n, busy))
+                up[a > b ? a : b] = a < b ? a : b; /* the smaller id roots the group */
         }
+    if (rc != HC_OK)
+        goto out;
     uint32_t g = 0;
     for (uint32_t i = 0; i < P; i++) {
         groups[i] = (int32_t)uf_root(up, i);

@@ -933,6 +933,20 @@ static double smpi_time(const hc_problem_t *pb, const hc_schedule_t *s)
     return t;
 }
 
+/* The link bound of the transfers `bytes` under SMPI's model (hc_flows_bound_platform). */
+static double smpi_bound(const hc_platform_t *p, const double *bytes)
+{
+    hc_flow_opts_t fo;
+    hc_flow_opts_init(&fo);
+    fo.smpi_factors = 1;
+    hc_platform_t *bp = NULL;
+    double bound;
+    assert_int_equal(hc_flows_bound_platform(p, &fo, &bp), HC_OK);
+    assert_int_equal(hc_flows_bound(bp, bytes, &bound), HC_OK);
+    hc_platform_destroy(bp);
+    return bound;
+}
+
 static void test_alltoall_pieces(void **state)
 {
     (void)state;
@@ -990,13 +1004,7 @@ static void test_alltoall_pieces(void **state)
             assert_int_equal(hc_schedule_validate(pc, pb), HC_OK);
             assert_int_equal(pc->segment_bytes, 8192);
             assert_int_equal(pc->window, HC_WINDOW_ALL);
-            hc_flow_opts_t fo;
-            hc_flow_opts_init(&fo);
-            fo.smpi_factors = 1;
-            hc_platform_t *bp = NULL;
-            double bound;
-            assert_int_equal(hc_flows_bound_platform(p, &fo, &bp), HC_OK);
-            assert_int_equal(hc_flows_bound(bp, bytes, &bound), HC_OK);
+            const double bound = smpi_bound(p, bytes);
             double t_all = smpi_time(pb, all), t_pc = smpi_time(pb, pc);
             double f_all = flow_time(pb, all), f_pc = flow_time(pb, pc);
             printf("%s%s: SMPI's model: post-all %.4g s, 8 KiB pieces %.4g s, bound %.4g s; "
@@ -1020,7 +1028,6 @@ static void test_alltoall_pieces(void **state)
             hc_schedule_destroy(all);
             hc_schedule_destroy(pc);
             hc_problem_destroy(pb);
-            hc_platform_destroy(bp);
             hc_matrix_destroy(sizes);
             free(bytes);
             hc_platform_destroy(p);
@@ -1063,13 +1070,7 @@ static void test_alltoall_pieces_cross(void **state)
     }
     assert_int_equal(hc_schedule_piece_count(pc), n);
     assert_true(n < hc_schedule_piece_count(cut));
-    hc_flow_opts_t fo;
-    hc_flow_opts_init(&fo);
-    fo.smpi_factors = 1;
-    hc_platform_t *bp = NULL;
-    double bound;
-    assert_int_equal(hc_flows_bound_platform(p, &fo, &bp), HC_OK);
-    assert_int_equal(hc_flows_bound(bp, bytes, &bound), HC_OK);
+    const double bound = smpi_bound(p, bytes);
     const double t_all = smpi_time(pb, all), t_pc = smpi_time(pb, pc), t_cut = smpi_time(pb, cut);
     printf("3-site grid, %u nodes, 64 KiB: SMPI's model: post-all %.4g s, pieces %.4g s (%llu "
            "transfers), pieces-cross %.4g s (%llu), bound %.4g s\n",
@@ -1112,7 +1113,6 @@ static void test_alltoall_pieces_cross(void **state)
     hc_schedule_destroy(cut);
     hc_schedule_destroy(pc);
     hc_problem_destroy(pb);
-    hc_platform_destroy(bp);
     hc_matrix_destroy(sizes);
     free(bytes);
     hc_platform_destroy(p);
