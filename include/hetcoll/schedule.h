@@ -148,8 +148,9 @@ typedef struct hc_schedule {
      * unknown top-level members here. */
     char *extra_json;
     /* Execution: the messages every node keeps in flight (total exchange; a segmented
-     * broadcast: at least this many sends); 0 = the rule of hc_schedule_exec_windows,
-     * HC_WINDOW_ALL = every message at once. */
+     * broadcast: at least this many sends; a reduction: at least this many segments on the
+     * nodes of its longest edges, hc_schedule_reduce_node_window, API 14); 0 = the rule of
+     * hc_schedule_exec_windows, HC_WINDOW_ALL = every message at once. */
     uint32_t window;
     /* Execution of a reduction: the pipeline's segment in bytes; 0 = the rule of
      * hc_schedule_reduce_segment. (API 6) Of a total exchange: every message moves as the
@@ -281,7 +282,10 @@ uint32_t hc_schedule_reduce_window(const hc_schedule_t *s, const hc_platform_t *
  * default segments. A window sized by the schedule's largest BDP gave a rack's chain as many
  * pieces in flight as the WAN needs, which then shared each NIC and arrived together (1 MiB
  * on the 3-site grid in 16 KiB pieces: 0.218 s in the flow model, 0.155 s with node windows).
- * (API 7) */
+ * (API 7) A reduction's own window (s->window) is a floor on the nodes with an edge whose
+ * product is at least half the schedule's largest: the runtime sets it from SimGrid's
+ * size-dependent latency and bandwidth factors, which the plain product does not see (the
+ * 3-site grid's WAN, 8 KiB segments: 38 where the rule gives 17). (API 14) */
 uint32_t hc_schedule_reduce_node_window(const hc_schedule_t *s, const hc_platform_t *p,
                                         uint32_t node);
 

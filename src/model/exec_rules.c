@@ -181,6 +181,10 @@ uint32_t hc_schedule_reduce_node_window(const hc_schedule_t *s, const hc_platfor
     }
     /* 1 + the product in segments, at most HC_EXEC_MAX_BDP_WINDOW */
     double w = 1.0 + ceil(bdp / (double)hc_schedule_reduce_segment(s, p));
+    /* the schedule's own window: a floor on the nodes of its long edges */
+    if (s && s->coll == HC_COLL_REDUCE && s->window && s->window != HC_WINDOW_ALL &&
+        s->window > w && bdp > 0 && 2.0 * bdp >= reduce_bdp(s, p))
+        w = s->window;
     return w >= HC_EXEC_MAX_BDP_WINDOW ? HC_EXEC_MAX_BDP_WINDOW : w < 2 ? 2 : (uint32_t)w;
 }
 

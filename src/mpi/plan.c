@@ -195,8 +195,11 @@ static void window_variant(const hc_problem_t *pb, int smpi, const hc_schedule_t
  * rule (plain latency x bandwidth) does not see: 8 KiB pieces over the 3-site grid's WAN need
  * 38 in flight where the rule gives 17 (1 MiB: predicted 0.317 s with 17, 0.231 s with 38,
  * which SMPI ran in 0.231 s). The window that covers the largest bandwidth-delay product of
- * s's sends with those factors, as a floor (0: no more than the rule's cap). */
-static uint32_t smpi_window(const hc_problem_t *pb, const hc_schedule_t *s)
+ * s's sends with those factors, as a floor (0: no more than the rule's cap). A reduction
+ * (piece: its segment) gets the window its longest edges need whatever the rule's cap
+ * (hc_schedule_reduce_node_window takes it as a floor on those edges' nodes): 1 MiB on the
+ * 3-site grid in 8 KiB pieces, 0.1860 s predicted with the rule's 17, 0.1632 s with 38. */
+static uint32_t smpi_window(const hc_problem_t *pb, const hc_schedule_t *s, uint64_t piece)
 {
     const hc_platform_t *p = pb->platform;
     hc_flow_opts_t fo;
@@ -206,6 +209,8 @@ static uint32_t smpi_window(const hc_problem_t *pb, const hc_schedule_t *s)
     for (size_t i = 0; p && i < s->n_events; i++) {
         const hc_event_t *e = &s->events[i];
         double b = e->bytes ? (double)e->bytes : (double)pb->msg_bytes, lf, bf;
+        if (piece && b > (double)piece)
+            b = (double)piece;
         if (!(b > 0))
             continue;
         hc_flow_factors(&fo, b, &lf, &bf);
@@ -213,7 +218,7 @@ static uint32_t smpi_window(const hc_problem_t *pb, const hc_schedule_t *s)
                             hc_platform_bandwidth(p, e->src, e->dst) * bf / b);
         need = w > need ? w : need;
     }
-    if (need <= HC_EXEC_MAX_WINDOW)
+    if (need <= (piece ? 2 : HC_EXEC_MAX_WINDOW))
         return 0;
     return need >= HC_EXEC_MAX_BDP_WINDOW ? HC_EXEC_MAX_BDP_WINDOW : (uint32_t)need;
 }
@@ -228,26 +233,80 @@ static uint64_t first_piece(const hc_schedule_t *s, uint64_t m)
 }
 
 /* An algorithm that ramps its pieces (opts->ramp_pieces: multitree) run again with a ramp of
- * HC__RAMP_TRY pieces at segment size seg (0: its own) and offered when predicted
- * HC__VARIANT_GAIN faster than `flat`, the same with equal pieces (predicted). Nothing when
- * the algorithm ignores the ramp (the same first piece: not worth a replay). */
+ * `ramp` pieces at segment size seg (0: its own) and window `window` (the schedule's own,
+ * hc_schedule_t.window) and offered when predicted HC__VARIANT_GAIN faster than `flat`, the same
+ * with equal pieces (predicted). Nothing when the algorithm ignores the ramp (the same first
+ * piece: not worth a replay). */
 #define HC__RAMP_TRY 8u
 static void ramp_offer(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
-                       uint64_t seg, int smpi, const hc_schedule_t *flat, hc_schedule_t **best)
+                       uint64_t seg, uint32_t ramp, uint32_t window, int smpi,
+                       const hc_schedule_t *flat, hc_schedule_t **best)
 {
     hc_algo_opts_t v = *o;
     v.segment_bytes = seg ? seg : o->segment_bytes;
-    v.ramp_pieces = HC__RAMP_TRY;
+    v.ramp_pieces = ramp;
     hc_schedule_t *t = NULL;
     if (hc_schedule_compute(pb, name, &v, &t) != HC_OK ||
-        first_piece(t, pb->msg_bytes) == first_piece(flat, pb->msg_bytes) ||
-        flow_predict(pb, t, smpi) != HC_OK || !(t->makespan < HC__VARIANT_GAIN * flat->makespan)) {
+        first_piece(t, pb->msg_bytes) == first_piece(flat, pb->msg_bytes)) {
+        hc_schedule_destroy(t);
+        return;
+    }
+    t->window = window;
+    if (flow_predict(pb, t, smpi) != HC_OK || !(t->makespan < HC__VARIANT_GAIN * flat->makespan)) {
         hc_schedule_destroy(t);
         return;
     }
     keep(t, best);
 }
 
+/* Under SMPI's factors, the algorithm in pieces of seg ramped over HC__RAMP_TRY, 2x and 4x
+ * that many pieces, at window `window` (0: the rule), each predicted and kept in *best when
+ * fastest; `first` is the equal pieces' first piece (a ramp that leaves it: no ramp). */
+static void smpi_ramps(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
+                       uint64_t seg, uint32_t window, uint64_t first, hc_schedule_t **best)
+{
+    for (uint32_t r = HC__RAMP_TRY; r <= 4 * HC__RAMP_TRY; r *= 2) {
+        hc_algo_opts_t v = *o;
+        v.segment_bytes = seg;
+        v.ramp_pieces = r;
+        hc_schedule_t *t = NULL;
+        if (hc_schedule_compute(pb, name, &v, &t) != HC_OK ||
+            first_piece(t, pb->msg_bytes) == first) {
+            hc_schedule_destroy(t); /* the algorithm does not ramp */
+            return;
+        }
+        t->window = window;
+        offer(pb, 1, t, best);
+    }
+}
+
+/* Under SMPI's factors (HETCOLL_FLOW_MODEL=smpi) the pieces a sender posts together share
+ * its link and complete together, after which the link idles a latency (2.19 x the route's
+ * for 8 KiB pieces) before the next ones flow: the window and the ramp (smpi_ramps, per
+ * segment size) that stagger the completions matter more than the plain rule says. After the
+ * segment sizes, the best is tried with 3/2 and 2 x its window (at least HC__WINDOW_TRY).
+ * The 3-site grid of 63 ranks, 1 MiB in 8 KiB pieces at the window of 38: 0.2307 s predicted
+ * with equal pieces, 0.2015 s ramped over 8, 0.1799 s over 16 (SMPI ran 0.1796 s); 16 MiB:
+ * 2.417 s in 258 KiB pieces ramped over 8, 2.300 s in 126 KiB ones ramped over 16 (2.305 s). */
+static void smpi_refine(const hc_problem_t *pb, hc_schedule_t **best)
+{
+    if (!*best)
+        return;
+    const uint32_t w0 = (*best)->window > HC__WINDOW_TRY ? (*best)->window : HC__WINDOW_TRY;
+    hc_schedule_t *b = NULL;
+    if (w0 == HC_WINDOW_ALL || hc_schedule_clone(*best, &b) != HC_OK)
+        return;
+    for (uint32_t k = 3; k <= 4; k++) {
+        uint32_t w = (w0 * k + 1) / 2;
+        window_variant(pb, 1, b, w < HC_EXEC_MAX_BDP_WINDOW ? w : HC_EXEC_MAX_BDP_WINDOW, best);
+    }
+    hc_schedule_destroy(b);
+}
+
+/* SimGrid's default smpi/bw-factor steps: pieces from HC__SMPI_LARGE_BYTES move 0.94 bytes per
+ * unit of capacity, from HC__SMPI_MID_BYTES up to it 0.70 (hc_flow_factors). */
+#define HC__SMPI_MID_BYTES 15424u
+#define HC__SMPI_LARGE_BYTES 65472u
 static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
                          int smpi, hc_schedule_t **s)
 {
@@ -257,30 +316,52 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
     const uint64_t seg0 = (m + (*s)->n_segments - 1) / (*s)->n_segments;
     const double cap =
         (*s)->n_events > HC__MAX_EVENTS ? (double)(*s)->n_events : (double)HC__MAX_EVENTS;
-    const uint64_t tries[] = {2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16};
+    /* seg0 itself: its own windows under SMPI's factors (the schedule has the rule's); last,
+     * under SMPI's factors, 65472 B when a size tried lies in SMPI's middle band (15424 to
+     * 65471 B: 0.70 bytes per unit of capacity, 0.94 from 65472 B on, but 3.49 latencies
+     * instead of 11.6): 3-site grid, 16 MiB, m / 260 = 64528 B pieces were predicted 3.07 s,
+     * 65472 B ones 2.60 s (at the rule's windows); on grid5000 32 KiB pieces stay the best */
+    uint64_t tries[] = {seg0, 2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16, 0};
+    const size_t n_tries = sizeof tries / sizeof *tries;
+    for (size_t i = 0; smpi && i + 1 < n_tries; i++)
+        if (tries[i] >= HC__SMPI_MID_BYTES && tries[i] < HC__SMPI_LARGE_BYTES)
+            tries[n_tries - 1] = HC__SMPI_LARGE_BYTES;
     const int floors = !smpi;
     hc_schedule_t *best = NULL;
-    ramp_offer(pb, name, o, 0, smpi, *s, &best);
+    if (!smpi) /* under SMPI's factors: smpi_ramps, per segment size */
+        ramp_offer(pb, name, o, 0, HC__RAMP_TRY, 0, smpi, *s, &best);
     if (floors)
         window_variant(pb, smpi, *s, HC__WINDOW_TRY, &best);
-    for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
-        uint64_t seg = tries[i];
-        if (seg < 1024 || seg >= m || (double)(*s)->n_events * (double)seg0 / (double)seg > cap)
+    for (size_t i = 0; i < n_tries; i++) {
+        const uint64_t seg = tries[i];
+        int again = 0;
+        for (size_t j = 0; j < i; j++)
+            again |= tries[j] == seg;
+        if (again)
+            continue;
+        if (i == 0 ? !smpi
+                   : seg < 1024 || seg >= m ||
+                         (double)(*s)->n_events * (double)seg0 / (double)seg > cap)
             continue;
         hc_algo_opts_t v = *o;
         v.segment_bytes = seg;
         hc_schedule_t *t = NULL;
-        if (hc_schedule_compute(pb, name, &v, &t) != HC_OK || flow_predict(pb, t, smpi) != HC_OK) {
+        if (i == 0 ? hc_schedule_clone(*s, &t) != HC_OK /* predicted */
+                   : hc_schedule_compute(pb, name, &v, &t) != HC_OK ||
+                         flow_predict(pb, t, smpi) != HC_OK) {
             hc_schedule_destroy(t);
             continue;
         }
         hc_schedule_t *w = NULL;
-        uint32_t sw = smpi ? smpi_window(pb, t) : HC__WINDOW_TRY;
+        uint32_t sw = smpi ? smpi_window(pb, t, 0) : HC__WINDOW_TRY;
         if ((floors || sw) && hc_schedule_clone(t, &w) == HC_OK) {
             w->window = sw;
             offer(pb, smpi, w, &best);
         }
-        ramp_offer(pb, name, o, seg, smpi, t, &best);
+        if (smpi)
+            smpi_ramps(pb, name, o, seg, sw, first_piece(t, m), &best);
+        if (smpi ? sw != 0 : i > 0) /* at the rule's windows (seg0's: above) */
+            ramp_offer(pb, name, o, seg, HC__RAMP_TRY, 0, smpi, t, &best);
         keep(t, &best);
     }
     if (best && best->window == HC__WINDOW_TRY) {
@@ -291,6 +372,8 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
         }
         hc_schedule_destroy(b);
     }
+    if (smpi)
+        smpi_refine(pb, &best);
     settle(best, s);
     hc_error_clear();
 }
@@ -334,9 +417,23 @@ static void reduce_seg_variants(const hc_problem_t *pb, const char *name, const 
                 HC_OK)
                 continue;
             t->segment_bytes = seg;
+            hc_schedule_t *w = NULL;
+            const uint32_t sw = smpi ? smpi_window(pb, t, seg) : 0;
+            if (sw && hc_schedule_clone(t, &w) == HC_OK) {
+                w->window = sw;
+                offer(pb, smpi, w, &best);
+            }
             offer(pb, smpi, t, &best);
         }
     }
+    /* under SMPI's factors, 3/2 of the best's window too (completions come in bursts) */
+    hc_schedule_t *b = NULL;
+    if (smpi && best && best->window && best->window != HC_WINDOW_ALL &&
+        hc_schedule_clone(best, &b) == HC_OK) {
+        uint32_t w = (3 * best->window + 1) / 2;
+        window_variant(pb, smpi, b, w < HC_EXEC_MAX_BDP_WINDOW ? w : HC_EXEC_MAX_BDP_WINDOW, &best);
+    }
+    hc_schedule_destroy(b);
     settle(best, s);
     hc_error_clear();
 }
