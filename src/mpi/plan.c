@@ -233,26 +233,20 @@ static uint64_t first_piece(const hc_schedule_t *s, uint64_t m)
 }
 
 /* An algorithm that ramps its pieces (opts->ramp_pieces: multitree) run again with a ramp of
- * `ramp` pieces at segment size seg (0: its own) and window `window` (the schedule's own,
- * hc_schedule_t.window) and offered when predicted HC__VARIANT_GAIN faster than `flat`, the same
- * with equal pieces (predicted). Nothing when the algorithm ignores the ramp (the same first
- * piece: not worth a replay). */
+ * HC__RAMP_TRY pieces at segment size seg (0: its own) and offered when predicted
+ * HC__VARIANT_GAIN faster than `flat`, the same with equal pieces (predicted). Nothing when
+ * the algorithm ignores the ramp (the same first piece: not worth a replay). */
 #define HC__RAMP_TRY 8u
 static void ramp_offer(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
-                       uint64_t seg, uint32_t ramp, uint32_t window, int smpi,
-                       const hc_schedule_t *flat, hc_schedule_t **best)
+                       uint64_t seg, int smpi, const hc_schedule_t *flat, hc_schedule_t **best)
 {
     hc_algo_opts_t v = *o;
     v.segment_bytes = seg ? seg : o->segment_bytes;
-    v.ramp_pieces = ramp;
+    v.ramp_pieces = HC__RAMP_TRY;
     hc_schedule_t *t = NULL;
     if (hc_schedule_compute(pb, name, &v, &t) != HC_OK ||
-        first_piece(t, pb->msg_bytes) == first_piece(flat, pb->msg_bytes)) {
-        hc_schedule_destroy(t);
-        return;
-    }
-    t->window = window;
-    if (flow_predict(pb, t, smpi) != HC_OK || !(t->makespan < HC__VARIANT_GAIN * flat->makespan)) {
+        first_piece(t, pb->msg_bytes) == first_piece(flat, pb->msg_bytes) ||
+        flow_predict(pb, t, smpi) != HC_OK || !(t->makespan < HC__VARIANT_GAIN * flat->makespan)) {
         hc_schedule_destroy(t);
         return;
     }
@@ -329,7 +323,7 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
     const int floors = !smpi;
     hc_schedule_t *best = NULL;
     if (!smpi) /* under SMPI's factors: smpi_ramps, per segment size */
-        ramp_offer(pb, name, o, 0, HC__RAMP_TRY, 0, smpi, *s, &best);
+        ramp_offer(pb, name, o, 0, smpi, *s, &best);
     if (floors)
         window_variant(pb, smpi, *s, HC__WINDOW_TRY, &best);
     for (size_t i = 0; i < n_tries; i++) {
@@ -361,7 +355,7 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
         if (smpi)
             smpi_ramps(pb, name, o, seg, sw, first_piece(t, m), &best);
         if (smpi ? sw != 0 : i > 0) /* at the rule's windows (seg0's: above) */
-            ramp_offer(pb, name, o, seg, HC__RAMP_TRY, 0, smpi, t, &best);
+            ramp_offer(pb, name, o, seg, smpi, t, &best);
         keep(t, &best);
     }
     if (best && best->window == HC__WINDOW_TRY) {
