@@ -124,13 +124,13 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
 #define HC__VARIANT_GAIN 0.95
 
 /* The flow replays of variants stay below this many events (transfers): 11776 events (grid5000,
- * 16 MiB in 32 KiB pieces) replay in 0.5 s, 23552 in 1.7 s. Under 8192, grid5000's 16 MiB
+ * 16 MiB in 32 KiB pieces) replay in 0.03 s, 23552 in 0.06 s. Under 8192, grid5000's 16 MiB
  * broadcast could not try its 32 KiB pieces (0.546 s predicted under SMPI's defaults, against
  * 0.644 s for the 128 KiB ones it was left with). */
 #define HC__MAX_EVENTS 16384
 /* An exchange's piece variants may go further: they are replayed once per key, posted at once,
  * and the 3-site grid's cross-site messages need 8 KiB pieces (SMPI's best size class) to reach
- * the link bound: 22428 transfers replay in 0.5 s there, 43596 (4 KiB pieces) in 3.1 s. */
+ * the link bound: 22428 transfers replay in 0.02 s there, 43596 (4 KiB pieces) in 0.03 s. */
 #define HC__MAX_PIECES 49152
 /* Piece variants predicted within this fraction of each other count as equally fast. */
 #define HC__PIECES_TIE 0.005

@@ -170,25 +170,27 @@ typedef struct fstate {
     uint32_t n_res;
 } fstate_t;
 
-/* Weighted max-min rates of the transferring flows, as SimGrid's solver computes them: flow k
- * takes level x * w[k] of every resource it crosses, times its coefficient there, until a
- * resource saturates or the flow reaches its cap; its data rate is that consumption times fac.
- * With every w, coef and fac 1 this is plain progressive filling. */
-static void share(fstate_t *f, size_t n, const double *cap0, size_t n_r, double *cap, double *load,
-                  uint32_t *cnt, unsigned char *fixed)
+/* Weighted max-min rates of the transferring flows among all[act[0 .. n - 1]] (in id order:
+ * the sums then do not depend on what else the engine holds), as SimGrid's solver computes
+ * them: flow k takes level x * w[k] of every resource it crosses, times its coefficient there,
+ * until a resource saturates or the flow reaches its cap; its data rate is that consumption
+ * times fac. With every w, coef and fac 1 this is plain progressive filling. */
+static void share(fstate_t *all, const size_t *act, size_t n, const double *cap0, size_t n_r,
+                  double *cap, double *load, uint32_t *cnt, unsigned char *fixed)
 {
     memcpy(cap, cap0, n_r * sizeof *cap);
     memset(load, 0, n_r * sizeof *load);
     memset(cnt, 0, n_r * sizeof *cnt);
     size_t open = 0;
     for (size_t k = 0; k < n; k++) {
-        fixed[k] = f[k].phase != 1;
+        const fstate_t *f = &all[act[k]];
+        fixed[k] = f->phase != 1;
         if (fixed[k])
             continue;
         open++;
-        for (uint32_t h = 0; h < f[k].n_res; h++) {
-            load[f[k].res[h]] += f[k].coef[h] * f[k].w;
-            cnt[f[k].res[h]]++;
+        for (uint32_t h = 0; h < f->n_res; h++) {
+            load[f->res[h]] += f->coef[h] * f->w;
+            cnt[f->res[h]]++;
         }
     }
     while (open > 0) {
@@ -199,43 +201,48 @@ static void share(fstate_t *f, size_t n, const double *cap0, size_t n_r, double 
             if (cnt[r] && cap[r] / load[r] < s)
                 s = cap[r] / load[r];
         double fc = INFINITY;
-        for (size_t k = 0; k < n; k++)
-            if (!fixed[k] && f[k].cap / (f[k].fac * f[k].w) < fc)
-                fc = f[k].cap / (f[k].fac * f[k].w);
+        for (size_t k = 0; k < n; k++) {
+            const fstate_t *f = &all[act[k]];
+            if (!fixed[k] && f->cap / (f->fac * f->w) < fc)
+                fc = f->cap / (f->fac * f->w);
+        }
         double x = fc < s ? fc : s;
         if (!isfinite(x)) { /* no constraint at all: cannot happen with finite links */
             for (size_t k = 0; k < n; k++)
                 if (!fixed[k])
-                    f[k].rate = INFINITY, fixed[k] = 1;
+                    all[act[k]].rate = INFINITY, fixed[k] = 1;
             break;
         }
         size_t took = 0;
         for (size_t k = 0; k < n; k++) {
             if (fixed[k])
                 continue;
-            int take = f[k].cap / (f[k].fac * f[k].w) <= x;
-            for (uint32_t h = 0; !take && h < f[k].n_res; h++) {
-                uint32_t r = f[k].res[h];
+            fstate_t *f = &all[act[k]];
+            int take = f->cap / (f->fac * f->w) <= x;
+            for (uint32_t h = 0; !take && h < f->n_res; h++) {
+                uint32_t r = f->res[h];
                 take = cap[r] / load[r] <= x * (1 + 1e-12);
             }
             if (!take)
                 continue;
             took++;
-            double v = x * f[k].w; /* consumption per unit coefficient */
-            f[k].rate = v * f[k].fac;
+            double v = x * f->w; /* consumption per unit coefficient */
+            f->rate = v * f->fac;
             fixed[k] = 1;
             open--;
-            for (uint32_t h = 0; h < f[k].n_res; h++) {
-                uint32_t r = f[k].res[h];
-                double u = v * f[k].coef[h];
+            for (uint32_t h = 0; h < f->n_res; h++) {
+                uint32_t r = f->res[h];
+                double u = v * f->coef[h];
                 cap[r] = cap[r] > u ? cap[r] - u : 0;
-                load[r] = --cnt[r] ? load[r] - f[k].coef[h] * f[k].w : 0;
+                load[r] = --cnt[r] ? load[r] - f->coef[h] * f->w : 0;
             }
         }
         if (!took) /* cannot happen: the argmin's flows take; never loop forever */
             for (size_t k = 0; k < n; k++)
-                if (!fixed[k])
-                    f[k].rate = x * f[k].w * f[k].fac, fixed[k] = 1, open--;
+                if (!fixed[k]) {
+                    fstate_t *f = &all[act[k]];
+                    f->rate = x * f->w * f->fac, fixed[k] = 1, open--;
+                }
     }
 }
 
@@ -252,8 +259,12 @@ struct hc__fe {
     size_t n_r;
     double *cap0, *capw, *load;
     uint32_t *cnt;
-    unsigned char *fixed;
-    size_t next_done; /* scan position for completions to report */
+    unsigned char *fixed; /* per position in act */
+    /* The flows waiting or transferring, in id order: each step costs what is in flight, not
+     * every flow added (an exchange in pieces, posted a window at a time, adds tens of
+     * thousands). Done flows wait in `done`, a min-heap of ids: reported in id order. */
+    size_t *act, n_act;
+    size_t *done, n_done;
 };
 
 void hc__fe_destroy(hc__fe_t *e)
@@ -271,6 +282,8 @@ void hc__fe_destroy(hc__fe_t *e)
     free(e->load);
     free(e->cnt);
     free(e->fixed);
+    free(e->act);
+    free(e->done);
     free(e);
 }
 
@@ -333,7 +346,13 @@ int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double sta
         unsigned char *nx = hc__realloc(e->fixed, c, 1);
         if (nx)
             e->fixed = nx;
-        if (!nf || !nb || !nx)
+        size_t *na = hc__realloc(e->act, c, sizeof *na);
+        if (na)
+            e->act = na;
+        size_t *nd = hc__realloc(e->done, c, sizeof *nd);
+        if (nd)
+            e->done = nd;
+        if (!nf || !nb || !nx || !na || !nd)
             return hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
         e->cap = c;
     }
@@ -404,48 +423,89 @@ int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double sta
     e->bytes[e->n] = bytes;
     if (id)
         *id = e->n;
-    e->n++;
+    e->act[e->n_act++] = e->n++;
     return HC_OK;
+}
+
+/* Flow k is done: into the heap of completions to report. */
+static void done_push(hc__fe_t *e, size_t k)
+{
+    size_t i = e->n_done++;
+    for (; i > 0 && e->done[(i - 1) / 2] > k; i = (i - 1) / 2)
+        e->done[i] = e->done[(i - 1) / 2];
+    e->done[i] = k;
+}
+
+static size_t done_pop(hc__fe_t *e)
+{
+    size_t top = e->done[0], last = e->done[--e->n_done], i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= e->n_done)
+            break;
+        if (c + 1 < e->n_done && e->done[c + 1] < e->done[c])
+            c++;
+        if (e->done[c] >= last)
+            break;
+        e->done[i] = e->done[c];
+        i = c;
+    }
+    if (e->n_done)
+        e->done[i] = last;
+    return top;
+}
+
+/* Drops the done flows from act, keeping its order. */
+static void act_compact(hc__fe_t *e)
+{
+    size_t m = 0;
+    for (size_t q = 0; q < e->n_act; q++)
+        if (e->f[e->act[q]].phase < 2)
+            e->act[m++] = e->act[q];
+    e->n_act = m;
 }
 
 /* Phase 3: done and reported. */
 int hc__fe_next(hc__fe_t *e, size_t *id, double *t)
 {
     for (;;) {
-        /* completions not reported yet, in id order */
-        for (size_t k = 0; k < e->n; k++)
-            if (e->f[k].phase == 2) {
-                e->f[k].phase = 3;
-                *id = k;
-                *t = e->f[k].rate; /* the end time is kept in rate once done */
-                return 1;
-            }
-        for (size_t k = 0; k < e->n; k++)
-            if (e->f[k].phase == 0 && e->f[k].ready <= e->now) {
-                if (e->f[k].left > 0) {
-                    e->f[k].phase = 1;
+        if (e->n_done) { /* completions not reported yet, in id order */
+            size_t k = done_pop(e);
+            e->f[k].phase = 3;
+            *id = k;
+            *t = e->f[k].rate; /* the end time is kept in rate once done */
+            return 1;
+        }
+        for (size_t q = 0; q < e->n_act; q++) {
+            fstate_t *f = &e->f[e->act[q]];
+            if (f->phase == 0 && f->ready <= e->now) {
+                if (f->left > 0) {
+                    f->phase = 1;
                 } else {
-                    e->f[k].phase = 2;
-                    e->f[k].rate = e->f[k].ready;
+                    f->phase = 2;
+                    f->rate = f->ready;
+                    done_push(e, e->act[q]);
                 }
             }
-        int done_now = 0;
-        for (size_t k = 0; k < e->n && !done_now; k++)
-            done_now = e->f[k].phase == 2;
-        if (done_now)
+        }
+        if (e->n_done) {
+            act_compact(e);
             continue;
-        share(e->f, e->n, e->cap0, e->n_r, e->capw, e->load, e->cnt, e->fixed);
+        }
+        share(e->f, e->act, e->n_act, e->cap0, e->n_r, e->capw, e->load, e->cnt, e->fixed);
         double next = INFINITY;
-        for (size_t k = 0; k < e->n; k++) {
-            if (e->f[k].phase == 0 && e->f[k].ready < next)
-                next = e->f[k].ready;
-            else if (e->f[k].phase == 1 && e->now + e->f[k].left / e->f[k].rate < next)
-                next = e->now + e->f[k].left / e->f[k].rate;
+        for (size_t q = 0; q < e->n_act; q++) {
+            const fstate_t *f = &e->f[e->act[q]];
+            if (f->phase == 0 && f->ready < next)
+                next = f->ready;
+            else if (f->phase == 1 && e->now + f->left / f->rate < next)
+                next = e->now + f->left / f->rate;
         }
         if (!isfinite(next))
             return 0;
         double dt = next - e->now;
-        for (size_t k = 0; k < e->n; k++) {
+        for (size_t q = 0; q < e->n_act; q++) {
+            size_t k = e->act[q];
             fstate_t *f = &e->f[k];
             if (f->phase != 1)
                 continue;
@@ -456,8 +516,10 @@ int hc__fe_next(hc__fe_t *e, size_t *id, double *t)
                 f->left = 0;
                 f->phase = 2;
                 f->rate = next;
+                done_push(e, k);
             }
         }
+        act_compact(e);
         e->now = next;
     }
 }

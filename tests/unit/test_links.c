@@ -141,6 +141,61 @@ static void test_flow_sharing(void **state)
     hc_platform_destroy(p);
 }
 
+/* Many transfers arriving while others run, some ending together (the engine keeps only the
+ * waiting and transferring ones in its steps, and reports the done ones from a heap): every
+ * flow from node 0 to node 2 shares the uplinks equally, a processor-sharing queue that a
+ * few lines replay here independently. */
+static void test_flow_many(void **state)
+{
+    (void)state;
+    enum { N = 400 };
+    hc_platform_t *p = three_sites(2);
+    const double lat = 2 * NIC_LAT + 2 * UP_LAT;
+    hc_flow_t f[N];
+    double end[N], left[N], ref[N];
+    uint32_t x = 12345;
+    for (int k = 0; k < N; k++) {
+        x = x * 1103515245u + 12345u;
+        /* groups of 4 identical flows posted together: they end together */
+        double start = k % 4 ? f[k - 1].start : (double)(x >> 16) / 65536.0 * 20.0;
+        double bytes = k % 4 ? f[k - 1].bytes : 1e3 + (double)((x >> 8) % 1000) * 1e3;
+        f[k] = (hc_flow_t){0, 2, bytes, start};
+        left[k] = bytes;
+        ref[k] = -1;
+    }
+    assert_int_equal(hc_flows_run(p, NULL, f, N, end), HC_OK);
+    /* the reference: from start + lat on, the active flows split UP_BW equally */
+    double t = 0;
+    for (int done = 0; done < N;) {
+        int n = 0;
+        double next = INFINITY;
+        for (int k = 0; k < N; k++) {
+            if (ref[k] >= 0)
+                continue;
+            if (f[k].start + lat <= t)
+                n++;
+            else if (f[k].start + lat < next)
+                next = f[k].start + lat;
+        }
+        for (int k = 0; n && k < N; k++)
+            if (ref[k] < 0 && f[k].start + lat <= t && t + left[k] * n / UP_BW < next)
+                next = t + left[k] * n / UP_BW;
+        for (int k = 0; k < N; k++) {
+            if (ref[k] >= 0 || f[k].start + lat > t)
+                continue;
+            left[k] -= (next - t) * UP_BW / n;
+            if (left[k] <= 1e-9 * f[k].bytes) {
+                ref[k] = next;
+                done++;
+            }
+        }
+        t = next;
+    }
+    for (int k = 0; k < N; k++)
+        assert_true(close_rel(end[k], ref[k]));
+    hc_platform_destroy(p);
+}
+
 /* SimGrid SMPI's sharing (network_cm02.cpp): a flow's weight is 1 / (its route's latency +
  * weight-S (8775) x the sum of 1 / bandwidth over its links), so node 0's NIC favours its LAN
  * flow over its WAN flow; the solver's consumption x the bandwidth factor is the data rate. */
@@ -384,10 +439,10 @@ static void test_simulate_flow(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_routes_set_pairs),       cmocka_unit_test(test_flow_sharing),
-        cmocka_unit_test(test_flow_smpi_sharing),      cmocka_unit_test(test_flow_factors),
-        cmocka_unit_test(test_skewed_alltoallv_bound), cmocka_unit_test(test_simulate_flow),
-        cmocka_unit_test(test_flow_bound_platform),
+        cmocka_unit_test(test_routes_set_pairs), cmocka_unit_test(test_flow_sharing),
+        cmocka_unit_test(test_flow_many),        cmocka_unit_test(test_flow_smpi_sharing),
+        cmocka_unit_test(test_flow_factors),     cmocka_unit_test(test_skewed_alltoallv_bound),
+        cmocka_unit_test(test_simulate_flow),    cmocka_unit_test(test_flow_bound_platform),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
