@@ -170,21 +170,70 @@ typedef struct fstate {
     uint32_t n_res;
 } fstate_t;
 
-/* Weighted max-min rates of the transferring flows among all[act[0 .. n - 1]] (in id order:
- * the sums then do not depend on what else the engine holds), as SimGrid's solver computes
- * them: flow k takes level x * w[k] of every resource it crosses, times its coefficient there,
- * until a resource saturates or the flow reaches its cap; its data rate is that consumption
- * times fac. With every w, coef and fac 1 this is plain progressive filling. */
-static void share(fstate_t *all, const size_t *act, size_t n, const double *cap0, size_t n_r,
-                  double *cap, double *load, uint32_t *cnt, unsigned char *fixed)
+/* ---- the incremental engine: transfers are added while it runs (the simulator adds an event
+ * when its predecessors end) ---- */
+
+struct hc__fe {
+    const hc_platform_t *p;
+    hc_flow_opts_t o;
+    fstate_t *f;
+    double *bytes;
+    size_t n, cap;
+    double now;
+    size_t n_r;
+    double *cap0, *capw, *load;
+    uint32_t *cnt;
+    unsigned char *fixed; /* per position in act */
+    /* The flows waiting or transferring, in id order: each step costs what is in flight, not
+     * every flow added (an exchange in pieces, posted a window at a time, adds tens of
+     * thousands). Done flows wait in `done`, a min-heap of ids: reported in id order. */
+    size_t *act, n_act;
+    size_t *done, n_done;
+    /* share()'s work space: each resource's open flows (positions in act, rent[roff[r] ..
+     * roff[r + 1] - 1]), a round's candidates (cand, marked in `mark`); res_sum bounds the
+     * entries of rent (every flow's resources) */
+    size_t *roff, *rent, *cand, res_sum, rent_cap;
+    unsigned char *mark;
+};
+
+static int by_pos(const void *pa, const void *pb)
 {
-    memcpy(cap, cap0, n_r * sizeof *cap);
+    const size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* A flow's own cap as a filling level. */
+static double cap_level(const fstate_t *f)
+{
+    return f->cap / (f->fac * f->w);
+}
+
+/* Weighted max-min rates of the transferring flows among e->f[e->act[..]], as SimGrid's solver
+ * computes them: flow k takes level x * w[k] of every resource it crosses, times its
+ * coefficient there, until a resource saturates or the flow reaches its cap; its data rate is
+ * that consumption times fac. With every w, coef and fac 1 this is plain progressive filling.
+ * A round fixes, in id order, the flows that a resource saturated at the round's level or
+ * their own cap stop. A broadcast in 8 KiB pieces keeps hundreds of flows open and saturates
+ * dozens of NICs one round each, so a round looks only at the flows of its saturated
+ * resources (their lists) and rescans every open flow only when the round is a cap's or
+ * fixed the flow of the lowest cap; the flows are fixed in the order, and with the sums, of a
+ * scan of every flow: the rates are the same to the last bit (other resources' ratios only
+ * grow as flows leave them, so no other flow is taken). */
+static void share(hc__fe_t *e)
+{
+    fstate_t *all = e->f;
+    const size_t *act = e->act, n = e->n_act, n_r = e->n_r;
+    double *cap = e->capw, *load = e->load;
+    uint32_t *cnt = e->cnt;
+    unsigned char *fixed = e->fixed, *mark = e->mark;
+    memcpy(cap, e->cap0, n_r * sizeof *cap);
     memset(load, 0, n_r * sizeof *load);
     memset(cnt, 0, n_r * sizeof *cnt);
     size_t open = 0;
     for (size_t k = 0; k < n; k++) {
         const fstate_t *f = &all[act[k]];
         fixed[k] = f->phase != 1;
+        mark[k] = 0;
         if (fixed[k])
             continue;
         open++;
@@ -193,6 +242,20 @@ static void share(fstate_t *all, const size_t *act, size_t n, const double *cap0
             cnt[f->res[h]]++;
         }
     }
+    /* the resources' lists, in position order */
+    e->roff[0] = 0;
+    for (size_t r = 0; r < n_r; r++)
+        e->roff[r + 1] = e->roff[r] + cnt[r];
+    for (size_t k = 0; k < n; k++) {
+        const fstate_t *f = &all[act[k]];
+        for (uint32_t h = 0; !fixed[k] && h < f->n_res; h++)
+            e->rent[e->roff[f->res[h]]++] = k;
+    }
+    for (size_t r = n_r; r > 0; r--)
+        e->roff[r] = e->roff[r - 1];
+    e->roff[0] = 0;
+    double fc = INFINITY; /* the lowest cap level of an open flow (stale: recomputed) */
+    int stale = 1;
     while (open > 0) {
         /* the level at which the next resource saturates (cnt: its open flows, exact, so that
          * rounding left in a weighted load never stalls the filling) */
@@ -200,11 +263,12 @@ static void share(fstate_t *all, const size_t *act, size_t n, const double *cap0
         for (size_t r = 0; r < n_r; r++)
             if (cnt[r] && cap[r] / load[r] < s)
                 s = cap[r] / load[r];
-        double fc = INFINITY;
-        for (size_t k = 0; k < n; k++) {
-            const fstate_t *f = &all[act[k]];
-            if (!fixed[k] && f->cap / (f->fac * f->w) < fc)
-                fc = f->cap / (f->fac * f->w);
+        if (stale) {
+            fc = INFINITY;
+            for (size_t k = 0; k < n; k++)
+                if (!fixed[k] && cap_level(&all[act[k]]) < fc)
+                    fc = cap_level(&all[act[k]]);
+            stale = 0;
         }
         double x = fc < s ? fc : s;
         if (!isfinite(x)) { /* no constraint at all: cannot happen with finite links */
@@ -213,12 +277,27 @@ static void share(fstate_t *all, const size_t *act, size_t n, const double *cap0
                     all[act[k]].rate = INFINITY, fixed[k] = 1;
             break;
         }
+        /* the candidates: the open flows of the resources saturated at x, and when a cap is
+         * reached, every open flow */
+        size_t nc = 0;
+        if (fc <= x) {
+            for (size_t k = 0; k < n; k++)
+                if (!fixed[k])
+                    e->cand[nc++] = k;
+        } else {
+            for (size_t r = 0; r < n_r; r++)
+                if (cnt[r] && cap[r] / load[r] <= x * (1 + 1e-12))
+                    for (size_t q = e->roff[r]; q < e->roff[r + 1]; q++)
+                        if (!fixed[e->rent[q]] && !mark[e->rent[q]])
+                            mark[e->rent[q]] = 1, e->cand[nc++] = e->rent[q];
+            qsort(e->cand, nc, sizeof *e->cand, by_pos);
+        }
         size_t took = 0;
-        for (size_t k = 0; k < n; k++) {
-            if (fixed[k])
-                continue;
+        for (size_t c = 0; c < nc; c++) {
+            const size_t k = e->cand[c];
+            mark[k] = 0;
             fstate_t *f = &all[act[k]];
-            int take = f->cap / (f->fac * f->w) <= x;
+            int take = cap_level(f) <= x;
             for (uint32_t h = 0; !take && h < f->n_res; h++) {
                 uint32_t r = f->res[h];
                 take = cap[r] / load[r] <= x * (1 + 1e-12);
@@ -226,6 +305,7 @@ static void share(fstate_t *all, const size_t *act, size_t n, const double *cap0
             if (!take)
                 continue;
             took++;
+            stale |= cap_level(f) <= fc;
             double v = x * f->w; /* consumption per unit coefficient */
             f->rate = v * f->fac;
             fixed[k] = 1;
@@ -246,27 +326,6 @@ static void share(fstate_t *all, const size_t *act, size_t n, const double *cap0
     }
 }
 
-/* ---- the incremental engine: transfers are added while it runs (the simulator adds an event
- * when its predecessors end) ---- */
-
-struct hc__fe {
-    const hc_platform_t *p;
-    hc_flow_opts_t o;
-    fstate_t *f;
-    double *bytes;
-    size_t n, cap;
-    double now;
-    size_t n_r;
-    double *cap0, *capw, *load;
-    uint32_t *cnt;
-    unsigned char *fixed; /* per position in act */
-    /* The flows waiting or transferring, in id order: each step costs what is in flight, not
-     * every flow added (an exchange in pieces, posted a window at a time, adds tens of
-     * thousands). Done flows wait in `done`, a min-heap of ids: reported in id order. */
-    size_t *act, n_act;
-    size_t *done, n_done;
-};
-
 void hc__fe_destroy(hc__fe_t *e)
 {
     if (!e)
@@ -284,6 +343,10 @@ void hc__fe_destroy(hc__fe_t *e)
     free(e->fixed);
     free(e->act);
     free(e->done);
+    free(e->roff);
+    free(e->rent);
+    free(e->cand);
+    free(e->mark);
     free(e);
 }
 
@@ -305,7 +368,8 @@ int hc__fe_create(const hc_platform_t *p, const hc_flow_opts_t *opts, hc__fe_t *
     e->capw = hc__malloc(e->n_r + 1, sizeof *e->capw);
     e->load = hc__malloc(e->n_r + 1, sizeof *e->load);
     e->cnt = hc__malloc(e->n_r + 1, sizeof *e->cnt);
-    if (rc == HC_OK && (!e->cap0 || !e->capw || !e->load || !e->cnt))
+    e->roff = hc__malloc(e->n_r + 1, sizeof *e->roff);
+    if (rc == HC_OK && (!e->cap0 || !e->capw || !e->load || !e->cnt || !e->roff))
         rc = hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
     if (rc != HC_OK) {
         hc__fe_destroy(e);
@@ -352,7 +416,13 @@ int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double sta
         size_t *nd = hc__realloc(e->done, c, sizeof *nd);
         if (nd)
             e->done = nd;
-        if (!nf || !nb || !nx || !na || !nd)
+        size_t *nc = hc__realloc(e->cand, c, sizeof *nc);
+        if (nc)
+            e->cand = nc;
+        unsigned char *nm = hc__realloc(e->mark, c, 1);
+        if (nm)
+            e->mark = nm;
+        if (!nf || !nb || !nx || !na || !nd || !nc || !nm)
             return hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
         e->cap = c;
     }
@@ -419,6 +489,18 @@ int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double sta
     } else {
         f->left = 0; /* local: no transfer */
     }
+    if (e->res_sum + f->n_res > e->rent_cap) {
+        size_t c = 2 * (e->res_sum + f->n_res) + 64;
+        size_t *nr = hc__realloc(e->rent, c, sizeof *nr);
+        if (!nr) {
+            free(f->res);
+            free(f->coef);
+            return hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
+        }
+        e->rent = nr;
+        e->rent_cap = c;
+    }
+    e->res_sum += f->n_res;
     f->ready = t0;
     e->bytes[e->n] = bytes;
     if (id)
@@ -492,7 +574,7 @@ int hc__fe_next(hc__fe_t *e, size_t *id, double *t)
             act_compact(e);
             continue;
         }
-        share(e->f, e->act, e->n_act, e->cap0, e->n_r, e->capw, e->load, e->cnt, e->fixed);
+        share(e);
         double next = INFINITY;
         for (size_t q = 0; q < e->n_act; q++) {
             const fstate_t *f = &e->f[e->act[q]];
