@@ -401,28 +401,24 @@ int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double sta
                          src, dst, bytes, p->P);
     if (e->n == e->cap) {
         size_t c = e->cap ? 2 * e->cap : 64;
-        fstate_t *nf = hc__realloc(e->f, c, sizeof *nf);
-        if (nf)
-            e->f = nf;
-        double *nb = hc__realloc(e->bytes, c, sizeof *nb);
-        if (nb)
-            e->bytes = nb;
-        unsigned char *nx = hc__realloc(e->fixed, c, 1);
-        if (nx)
-            e->fixed = nx;
-        size_t *na = hc__realloc(e->act, c, sizeof *na);
-        if (na)
-            e->act = na;
-        size_t *nd = hc__realloc(e->done, c, sizeof *nd);
-        if (nd)
-            e->done = nd;
-        size_t *nc = hc__realloc(e->cand, c, sizeof *nc);
-        if (nc)
-            e->cand = nc;
-        unsigned char *nm = hc__realloc(e->mark, c, 1);
-        if (nm)
-            e->mark = nm;
-        if (!nf || !nb || !nx || !na || !nd || !nc || !nm)
+        int ok = 1;
+        /* each array to c entries; on failure the engine keeps the old one (e->cap) */
+#define FE_GROW(a)                                                                                 \
+    do {                                                                                           \
+        void *g_ = hc__realloc(e->a, c, sizeof *e->a);                                             \
+        if (g_)                                                                                    \
+            e->a = g_;                                                                             \
+        ok &= g_ != NULL;                                                                          \
+    } while (0)
+        FE_GROW(f);
+        FE_GROW(bytes);
+        FE_GROW(fixed);
+        FE_GROW(act);
+        FE_GROW(done);
+        FE_GROW(cand);
+        FE_GROW(mark);
+#undef FE_GROW
+        if (!ok)
             return hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
         e->cap = c;
     }
