@@ -216,9 +216,9 @@ static double cap_level(const fstate_t *f)
  * their own cap stop. A broadcast in 8 KiB pieces keeps hundreds of flows open and saturates
  * dozens of NICs one round each, so a round looks only at the flows of its saturated
  * resources (their lists) and rescans every open flow only when the round is a cap's or
- * fixed the flow of the lowest cap; the flows are fixed in the order, and with the sums, of a
- * scan of every flow: the rates are the same to the last bit (other resources' ratios only
- * grow as flows leave them, so no other flow is taken). */
+ * fixed the last open flow at the lowest cap; the flows are fixed in the order, and with the
+ * sums, of a scan of every flow: the rates are the same to the last bit (other resources'
+ * ratios only grow as flows leave them, so no other flow is taken). */
 static void share(hc__fe_t *e)
 {
     fstate_t *all = e->f;
@@ -254,7 +254,11 @@ static void share(hc__fe_t *e)
     for (size_t r = n_r; r > 0; r--)
         e->roff[r] = e->roff[r - 1];
     e->roff[0] = 0;
-    double fc = INFINITY; /* the lowest cap level of an open flow (stale: recomputed) */
+    /* the lowest cap level of an open flow and how many open flows have it (stale:
+     * recomputed): flows of one route and size share a cap, and fixing one of many leaves
+     * the level as it was, so a round rescans every flow only when it fixed the last */
+    double fc = INFINITY;
+    size_t nfc = 0;
     int stale = 1;
     while (open > 0) {
         /* the level at which the next resource saturates (cnt: its open flows, exact, so that
@@ -265,9 +269,13 @@ static void share(hc__fe_t *e)
                 s = cap[r] / load[r];
         if (stale) {
             fc = INFINITY;
-            for (size_t k = 0; k < n; k++)
-                if (!fixed[k] && cap_level(&all[act[k]]) < fc)
-                    fc = cap_level(&all[act[k]]);
+            nfc = 0;
+            for (size_t k = 0; k < n; k++) {
+                const double l = fixed[k] ? INFINITY : cap_level(&all[act[k]]);
+                if (l < fc)
+                    fc = l, nfc = 0;
+                nfc += !fixed[k] && l == fc;
+            }
             stale = 0;
         }
         double x = fc < s ? fc : s;
@@ -285,12 +293,24 @@ static void share(hc__fe_t *e)
                 if (!fixed[k])
                     e->cand[nc++] = k;
         } else {
+            size_t lists = 0;
             for (size_t r = 0; r < n_r; r++)
-                if (cnt[r] && cap[r] / load[r] <= x * (1 + 1e-12))
+                if (cnt[r] && cap[r] / load[r] <= x * (1 + 1e-12)) {
+                    lists++;
                     for (size_t q = e->roff[r]; q < e->roff[r + 1]; q++)
                         if (!fixed[e->rent[q]] && !mark[e->rent[q]])
                             mark[e->rent[q]] = 1, e->cand[nc++] = e->rent[q];
-            qsort(e->cand, nc, sizeof *e->cand, by_pos);
+                }
+            /* one resource's list is in position order already; several are merged by a
+             * sort, or by a pass over the marks when that costs less */
+            if (lists > 1 && (double)nc * log2((double)nc) > (double)n) {
+                nc = 0;
+                for (size_t k = 0; k < n; k++)
+                    if (mark[k])
+                        e->cand[nc++] = k;
+            } else if (lists > 1) {
+                qsort(e->cand, nc, sizeof *e->cand, by_pos);
+            }
         }
         size_t took = 0;
         for (size_t c = 0; c < nc; c++) {
@@ -305,7 +325,8 @@ static void share(hc__fe_t *e)
             if (!take)
                 continue;
             took++;
-            stale |= cap_level(f) <= fc;
+            if (cap_level(f) <= fc && (nfc == 0 || --nfc == 0))
+                stale = 1;
             double v = x * f->w; /* consumption per unit coefficient */
             f->rate = v * f->fac;
             fixed[k] = 1;

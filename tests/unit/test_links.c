@@ -196,6 +196,43 @@ static void test_flow_many(void **state)
     hc_platform_destroy(p);
 }
 
+/* Flows capped at different levels (a fat pipe caps each flow that crosses it) and one capped
+ * only by the NIC they share: the filling fixes the lowest caps, then the next ones, then gives
+ * the uncapped flow what is left; it must move on to the next cap only once every flow at the
+ * lowest one is fixed (the engine counts them). */
+static void test_flow_caps(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_create(4, 1, 1, &p), HC_OK);
+    char name[16];
+    for (uint32_t i = 0; i < 4; i++) {
+        snprintf(name, sizeof name, "nic%u", i);
+        assert_int_equal(hc_platform_add_link(p, name, i ? 1e9 : 1e8, 0, HC_LINK_SPLITDUPLEX, NULL),
+                         HC_OK);
+    }
+    assert_int_equal(hc_platform_add_link(p, "capA", 1e7, 0, HC_LINK_FATPIPE, NULL), HC_OK);
+    assert_int_equal(hc_platform_add_link(p, "capB", 2e7, 0, HC_LINK_FATPIPE, NULL), HC_OK);
+    const hc_hop_t r1[] = {{0, 0}, {4, 0}, {1, 1}}, r2[] = {{0, 0}, {5, 0}, {2, 1}},
+                   r3[] = {{0, 0}, {3, 1}};
+    assert_int_equal(hc_platform_set_route(p, 0, 1, 3, r1), HC_OK);
+    assert_int_equal(hc_platform_set_route(p, 0, 2, 3, r2), HC_OK);
+    assert_int_equal(hc_platform_set_route(p, 0, 3, 2, r3), HC_OK);
+    /* until 0.1 s: 1e7 each through capA, 2e7 each through capB, the rest of nic0 (4e7) to
+     * node 3; then the capB flows keep 2e7 each and node 3's gets 6e7 until they end at
+     * 0.15 s; then node 3's alone at 1e8 */
+    hc_flow_t f[5] = {
+        {0, 1, 1e6, 0}, {0, 2, 3e6, 0}, {0, 3, 8e6, 0}, {0, 1, 1e6, 0}, {0, 2, 3e6, 0}};
+    double end[5];
+    assert_int_equal(hc_flows_run(p, NULL, f, 5, end), HC_OK);
+    assert_true(close_rel(end[0], 0.1));
+    assert_true(close_rel(end[3], 0.1));
+    assert_true(close_rel(end[1], 0.15));
+    assert_true(close_rel(end[4], 0.15));
+    assert_true(close_rel(end[2], 0.16));
+    hc_platform_destroy(p);
+}
+
 /* SimGrid SMPI's sharing (network_cm02.cpp): a flow's weight is 1 / (its route's latency +
  * weight-S (8775) x the sum of 1 / bandwidth over its links), so node 0's NIC favours its LAN
  * flow over its WAN flow; the solver's consumption x the bandwidth factor is the data rate. */
@@ -439,10 +476,15 @@ static void test_simulate_flow(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_routes_set_pairs), cmocka_unit_test(test_flow_sharing),
-        cmocka_unit_test(test_flow_many),        cmocka_unit_test(test_flow_smpi_sharing),
-        cmocka_unit_test(test_flow_factors),     cmocka_unit_test(test_skewed_alltoallv_bound),
-        cmocka_unit_test(test_simulate_flow),    cmocka_unit_test(test_flow_bound_platform),
+        cmocka_unit_test(test_routes_set_pairs),
+        cmocka_unit_test(test_flow_sharing),
+        cmocka_unit_test(test_flow_many),
+        cmocka_unit_test(test_flow_caps),
+        cmocka_unit_test(test_flow_smpi_sharing),
+        cmocka_unit_test(test_flow_factors),
+        cmocka_unit_test(test_skewed_alltoallv_bound),
+        cmocka_unit_test(test_simulate_flow),
+        cmocka_unit_test(test_flow_bound_platform),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
