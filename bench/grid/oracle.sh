@@ -397,7 +397,7 @@ size_h() { awk '{ b = $1 + 0; if (b >= 1048576 && b % 1048576 == 0) printf "%d M
     if [ -n "${ORACLE_SMPI_DEFAULTS:-}" ]; then
         echo "Under SimGrid's default network model: the same bounds on the platform with every latency"
         echo "x 1.61075 and every capacity x 1.08739 (\`hc_flows_bound_platform\`: the factors of the"
-        echo "most favourable message sizes, 1426 to 3483 B and 5776 to 9375 B), a shared link crossed"
+        echo "most favourable message sizes, 1411 to 3468 B and 5761 to 9360 B), a shared link crossed"
         echo "both ways by every route across it / 1.05 (the cross-traffic), a lower bound under that"
         echo "model; the plain bound is not one there (8 KiB messages move 1.087 bytes per unit of"
         echo "capacity)."

@@ -80,8 +80,9 @@ typedef struct hc_flow_opts {
      * a shared link crossed both ways carries 1.05); links are shared in proportion to
      * 1 / (route latency + 8775 x the sum of 1 / bandwidth over its links) (network/weight-S:
      * a WAN flow gets little of a NIC next to LAN flows). lat and bw of the largest threshold
-     * at or below m, e.g. m >= 65472 B: 11.6436 and 0.940694; 5776 <= m < 9376: 2.18796 and
-     * 1.08739 (more than the link: SMPI's 8 KiB messages beat the plain link bound).
+     * at or below m + 15 (SMPI 3.32's classes begin 15 B below their thresholds), e.g.
+     * m >= 65457 B: 11.6436 and 0.940694; 5761 <= m <= 9360: 2.18796 and 1.08739 (more than
+     * the link: SMPI's 8 KiB messages beat the plain link bound).
      * Default 0. */
     int smpi_factors;
 } hc_flow_opts_t;
@@ -133,8 +134,8 @@ int hc_flows_reduce_bound(const hc_platform_t *p, uint32_t root, double m, doubl
 /* The platform as the flow model of `opts` (NULL: the defaults) sees it at its most favourable:
  * a copy of p whose latencies (links and pairs) are multiplied by the smallest latency factor
  * and whose capacities by the largest bandwidth factor any message size gets
- * (hc_flow_factors; with smpi_factors 1.61075 for 1426 to 3483 B and 1.08739 for 5776 to
- * 9375 B, times opts' own factors); with smpi_factors, a shared link that the way back of
+ * (hc_flow_factors; with smpi_factors 1.61075 for 1411 to 3468 B and 1.08739 for 5761 to
+ * 9360 B, times opts' own factors); with smpi_factors, a shared link that the way back of
  * every route across it crosses too also / 1.05 (the cross traffic: each flow loads its way
  * back at 0.05), and on the copy hc_flows_bound adds 0.05 of each transfer's bytes to the
  * other links of its way back (API 12). hc_flows_bound, hc_flows_bcast_bound and

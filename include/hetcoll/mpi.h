@@ -126,6 +126,10 @@ const char *hc_comm_platform_origin(const hc_comm_t *c);
  * schedule's predicted makespan (NAN for native). "" / NAN before the first call. */
 const char *hc_comm_last_algorithm(const hc_comm_t *c);
 double hc_comm_last_predicted(const hc_comm_t *c);
+/* How the last call's schedule ran, in words: its note, e.g. "pieces-cross: pieces of 8192 B,
+ * 4 in flight per rank each way" (at most 159 bytes); "" for the MPI library's collective and
+ * before the first call. Owned by the communicator, overwritten by its next call. (API 15) */
+const char *hc_comm_last_note(const hc_comm_t *c);
 
 /* 1 when the last call ran what the next calls with the same arguments will run: its plan is
  * decided (measured, or native by choice or necessity). 0 while its size is not planned yet or

@@ -196,6 +196,7 @@ static int choose(hc_comm_t *c, hc__lookup_t lookup, hc__call_t *call)
     c->why = HC__WHY_NONE;
     snprintf(c->last_algo, sizeof c->last_algo, "%s", k->s->algorithm);
     c->last_predicted = k->s->makespan;
+    hc__set_last_note(c, k->s);
     int err = hc__cand_order(c, e, k, &call->o);
     if (measuring)
         e->trial_start = hc__now(); /* building this rank's order is planning, not the call */
@@ -570,6 +571,7 @@ static int exchange_gathered(hc_comm_t *c, const hc_schedule_t *s, const hc__ord
 {
     snprintf(c->last_algo, sizeof c->last_algo, "%s", s->algorithm);
     c->last_predicted = s->makespan;
+    hc__set_last_note(c, s);
     c->why = HC__WHY_NONE;
     return hc__exec_exchange(c, s, o, src, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                              rdispls, recvtype);
@@ -658,6 +660,7 @@ static int alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], 
                 c->why = HC__WHY_NONE;
                 snprintf(c->last_algo, sizeof c->last_algo, "%s", s->algorithm);
                 c->last_predicted = s->makespan;
+                hc__set_last_note(c, s);
                 if (measuring)
                     err = hc__tune_done(c, e, k);
                 free(copy);
@@ -873,10 +876,14 @@ int hc_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
  * 1 MiB redistribution). piece > 0: every message as the byte pieces
  * hc_schedule_message_pieces cuts with segment_bytes = piece and piece_groups = groups (NULL:
  * every message; the type must be dense, hc__dense_type, on every rank); each side cuts from its
- * own counts, so any sizes go, as whole messages do. */
+ * own counts, so any sizes go, as whole messages do. ws, wr: the sends and receives in flight
+ * (0: all at once; a settled piece variant's windows): then the receives go in the sends'
+ * rotated order (from me - 1, me - 2, ...), one global order of steps, so the earliest
+ * unfinished message is posted at both ends (exec.c). */
 static int post_everything(const void *sendbuf, const int *sendcounts, const int *sdispls,
                            void *recvbuf, const int *recvcounts, const int *rdispls,
-                           MPI_Datatype type, uint64_t piece, const int32_t *groups, hc_comm_t *c)
+                           MPI_Datatype type, uint64_t piece, const int32_t *groups, uint32_t ws,
+                           uint32_t wr, hc_comm_t *c)
 {
     MPI_Aint lb, ext;
     MPI_Type_get_extent(type, &lb, &ext);
@@ -900,8 +907,9 @@ static int post_everything(const void *sendbuf, const int *sendcounts, const int
     size_t q = 0, ns = 0;
     for (int side = 0; side < 2; side++) { /* the sends, then the receives */
         for (int x = 1; x <= P; x++) {
-            /* sends in a rotated order, self last, as a caterpillar; receives by rank */
-            const int j = side ? x - 1 : (me + x) % P;
+            /* sends in a rotated order, self last, as a caterpillar; receives by rank, or in
+             * the same steps when windowed */
+            const int j = side ? (ws || wr ? (me - x % P + P) % P : x - 1) : (me + x) % P;
             const int cnt = side ? recvcounts[j] : sendcounts[j];
             char *buf =
                 side ? (char *)recvbuf + rdispls[j] * ext : (char *)sendbuf + sdispls[j] * ext;
@@ -921,7 +929,7 @@ static int post_everything(const void *sendbuf, const int *sendcounts, const int
         if (side == 0)
             ns = q;
     }
-    int err = hc__exchange_run(c->comm, m, ns, 0, m + ns, q - ns, 0);
+    int err = hc__exchange_run(c->comm, m, ns, ws, m + ns, q - ns, wr);
     free(m);
     return err;
 }
@@ -980,11 +988,14 @@ int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdisp
             call.native = 0;
             c->why = HC__WHY_NONE;
             snprintf(c->last_algo, sizeof c->last_algo, "%s", c->rfast.algo);
+            snprintf(c->last_note, sizeof c->last_note, "%s", c->rfast.note);
         } else {
             hc__native_because(c, HC__WHY_POLICY, "measured");
         }
-        int ferr = post_everything(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type,
-                                   c->rfast.piece, c->rfast.has_groups ? c->rfast.groups : NULL, c);
+        int ferr =
+            post_everything(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type,
+                            c->rfast.piece, c->rfast.has_groups ? c->rfast.groups : NULL,
+                            c->rfast.piece ? c->rfast.ws : 0, c->rfast.piece ? c->rfast.wr : 0, c);
         ferr = hc__call_end(c, &call, ferr);
         c->settled = 1;
         return hc__raise(c, ferr);
@@ -1033,7 +1044,7 @@ int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdisp
     }
     if (err == MPI_SUCCESS && !s)
         err = post_everything(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type, 0,
-                              NULL, c);
+                              NULL, 0, 0, c);
     else if (err == MPI_SUCCESS && s->coll == HC_COLL_ALLTOALL) /* in pieces (plan.c) */
         err = hc__exec_exchange(c, s, call.o, sendbuf, sendcounts, sdispls, type, recvbuf,
                                 recvcounts, rdispls, type);
@@ -1052,6 +1063,9 @@ int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdisp
         if (c->rfast.has_groups) /* the shared schedule's: the same on every rank */
             memcpy(c->rfast.groups, s->piece_groups, sizeof *c->rfast.groups * P);
         snprintf(c->rfast.algo, sizeof c->rfast.algo, "%s", pieces ? s->algorithm : "native");
+        snprintf(c->rfast.note, sizeof c->rfast.note, "%s", pieces && s->note ? s->note : "");
+        c->rfast.ws = pieces ? call.o->ws : 0;
+        c->rfast.wr = pieces ? call.o->wr : 0;
     }
     return hc__raise(c, err);
 }

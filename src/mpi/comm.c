@@ -366,6 +366,11 @@ double hc_comm_last_predicted(const hc_comm_t *c)
     return c->last_predicted;
 }
 
+const char *hc_comm_last_note(const hc_comm_t *c)
+{
+    return c->last_note;
+}
+
 void hc_comm_new_epoch(hc_comm_t *c)
 {
     c->epoch++;

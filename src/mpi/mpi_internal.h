@@ -238,6 +238,7 @@ struct hc_comm {
     uint64_t clock;
     hc_comm_stats_t stats;
     char last_algo[48];
+    char last_note[160]; /* the schedule's note (hc_comm_last_note) */
     double last_predicted;
     hc__why_t why; /* the last call's reason for running native */
     char why_detail[256];
@@ -264,6 +265,8 @@ struct hc_comm {
         int has_groups;  /* pieces-cross: its piece_groups in groups, else every message cut */
         int32_t *groups; /* P entries, allocated with the communicator */
         char algo[48];   /* the settled schedule's algorithm: pieces or pieces-cross */
+        uint32_t ws, wr; /* its windows of pieces in flight on this rank (0: all at once) */
+        char note[160];  /* its note (hc_comm_last_note) */
     } rfast;
 };
 #define HC__REDIST_RECHECK 16
@@ -283,6 +286,8 @@ int hc__algo_check(hc_coll_t coll, const char *name);
  * drop-in, which decides itself). Returns err. */
 int hc__raise(hc_comm_t *c, int err);
 /* Record that the call runs the MPI library's collective and why. */
+/* Keeps s's note (NULL or none: "") as the last call's, for hc_comm_last_note. */
+void hc__set_last_note(hc_comm_t *c, const hc_schedule_t *s);
 void hc__native_because(hc_comm_t *c, hc__why_t why, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

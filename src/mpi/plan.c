@@ -130,8 +130,18 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
 #define HC__MAX_EVENTS 16384
 /* An exchange's piece variants may go further: they are replayed once per key, posted at once,
  * and the 3-site grid's cross-site messages need 8 KiB pieces (SMPI's best size class) to reach
- * the link bound: 22428 transfers replay in 0.02 s there, 43596 (4 KiB pieces) in 0.03 s. */
-#define HC__MAX_PIECES 49152
+ * the link bound: 22428 transfers replay in 0.02 s there, 43596 (4 KiB pieces) in 0.03 s; its
+ * skewed 64 KiB exchange needs 61740 (0.6 s; the schedules' own limit, HC__A2A_PIECES_MAX). */
+#define HC__MAX_PIECES 65536
+/* The fastest piece variant (every piece posted at once) is replayed again with 4, 8 and 16
+ * pieces in flight per rank and each way; the first predicted within HC__PIECES_WINDOW_TIE of
+ * it is kept. The flow model prices the links, not the requests: an MPI library matches each
+ * arriving message against its posted receives in order, and SMPI's solver shares every link
+ * among every flow in flight. 3-site grid, skewed 64 KiB exchange in 9360 B pieces: all 56826
+ * at once predicted 26.18 s, 4 per rank 26.56 s (bound 26.17 s); SMPI ran the latter in
+ * 26.62 s, its 31 calls in 692 s of wall time, where one call with all at once had not ended
+ * after 15 minutes. */
+#define HC__PIECES_WINDOW_TIE 0.02
 /* Piece variants predicted within this fraction of each other count as equally fast. */
 #define HC__PIECES_TIE 0.005
 
@@ -191,7 +201,7 @@ static void window_variant(const hc_problem_t *pb, int smpi, const hc_schedule_t
 }
 
 /* Under SMPI's factors (HETCOLL_FLOW_MODEL=smpi) a piece's latency and rate depend on its
- * size (pieces of 5776 to 9375 B: 2.19 x the latency, 1.087 x the bandwidth), which the window
+ * size (pieces of 5761 to 9360 B: 2.19 x the latency, 1.087 x the bandwidth), which the window
  * rule (plain latency x bandwidth) does not see: 8 KiB pieces over the 3-site grid's WAN need
  * 38 in flight where the rule gives 17 (1 MiB: predicted 0.317 s with 17, 0.231 s with 38,
  * which SMPI ran in 0.231 s). The window that covers the largest bandwidth-delay product of
@@ -301,6 +311,9 @@ static void smpi_refine(const hc_problem_t *pb, hc_schedule_t **best)
  * unit of capacity, from HC__SMPI_MID_BYTES up to it 0.70 (hc_flow_factors). */
 #define HC__SMPI_MID_BYTES 15424u
 #define HC__SMPI_LARGE_BYTES 65472u
+/* The largest message of SimGrid's best size class (1.087 bytes per unit of capacity, 2.19
+ * latencies: 5761 to 9360 B, hc_flow_factors). */
+#define HC__SMPI_BEST_TOP_BYTES 9360u
 static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
                          int smpi, hc_schedule_t **s)
 {
@@ -484,15 +497,16 @@ static void rows_variant(const hc_problem_t *pb, const hc_problem_t *rows, const
     hc_error_clear();
 }
 
-/* A total exchange in pieces of 64 KiB down to 1 KiB, every message cut (`pieces`) or only those
- * crossing the busiest links (`pieces-cross`, when that is not every message), each piece size
- * below the largest message and within HC__MAX_PIECES pieces in all, predicted by the flow
- * model; the fastest (the fewer transfers among near ties) into *best when predicted
- * HC__VARIANT_GAIN faster than `whole` (post-all's time). Where a message's rate depends on its
- * size (HETCOLL_FLOW_MODEL=smpi: SimGrid's factors) pieces of 5776 to 9375 B move 1.087 bytes per
- * unit of capacity, whole 64 KiB messages 0.94, and pay 2.19 latencies instead of 11.6: the fat
- * tree's 64 KiB all-to-all is predicted 0.0274 s in 8 KiB pieces against 0.0317 s whole, gusto's
- * 132 s against 152.8 s and grid5000's 0.0332 s against 0.1499 s. */
+/* A total exchange in pieces of 64 KiB down to 1 KiB (and, under SMPI's factors, of
+ * HC__SMPI_BEST_TOP_BYTES), every message cut (`pieces`) or only those crossing the busiest
+ * links (`pieces-cross`, when that is not every message), each piece size below the largest
+ * message and within HC__MAX_PIECES pieces in all, predicted by the flow model; the fastest
+ * (the fewer transfers among near ties), with a window when near as fast (HC__PIECES_WINDOW_TIE),
+ * into *best when predicted HC__VARIANT_GAIN faster than `whole` (post-all's time). Where a
+ * message's rate depends on its size (HETCOLL_FLOW_MODEL=smpi: SimGrid's factors) pieces of 5761 to
+ * 9360 B move 1.087 bytes per unit of capacity, whole 64 KiB messages 0.94, and pay 2.19 latencies
+ * instead of 11.6: the fat tree's 64 KiB all-to-all is predicted 0.0274 s in 8 KiB pieces against
+ * 0.0317 s whole, gusto's 132 s against 152.8 s and grid5000's 0.0332 s against 0.1499 s. */
 static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int smpi, double whole,
                            hc_schedule_t **best)
 {
@@ -506,7 +520,16 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
     /* every message cut, or only those crossing the busiest links (the same when every node
      * is its own group: then only once) */
     static const char *const algos[] = {"pieces", "pieces-cross"};
-    for (uint64_t seg = 65536; seg >= 1024; seg /= 2) {
+    /* 64 KiB down to 1 KiB; under SMPI's factors also the largest pieces of its best size
+     * class (fewer transfers than 8 KiB ones at the same rate) */
+    uint64_t segs[8];
+    size_t n_segs = 0;
+    for (uint64_t seg = 65536; seg >= 1024; seg /= 2)
+        segs[n_segs++] = seg;
+    if (smpi)
+        segs[n_segs++] = HC__SMPI_BEST_TOP_BYTES;
+    for (size_t k = 0; k < n_segs; k++) {
+        const uint64_t seg = segs[k];
         if (seg >= most)
             continue;
         hc_algo_opts_t v = *o;
@@ -532,6 +555,24 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
             } else {
                 hc_schedule_destroy(t);
             }
+        }
+    }
+    /* the fastest again with windows of pieces in flight, the smallest near enough */
+    static const uint32_t windows[] = {4, 8, 16};
+    for (size_t k = 0; fastest && fastest->window == HC_WINDOW_ALL && k < 3; k++) {
+        hc_schedule_t *t = NULL;
+        if (hc_schedule_clone(fastest, &t) != HC_OK)
+            break;
+        t->window = windows[k];
+        if (flow_predict(pb, t, smpi) == HC_OK &&
+            t->makespan <= fastest->makespan * (1 + HC__PIECES_WINDOW_TIE) &&
+            hc_schedule_set_note(t, "%s: pieces of %llu B, %u in flight per rank each way",
+                                 t->algorithm, (unsigned long long)t->segment_bytes,
+                                 windows[k]) == HC_OK) {
+            hc_schedule_destroy(fastest);
+            fastest = t;
+        } else {
+            hc_schedule_destroy(t);
         }
     }
     hc_error_clear();
@@ -719,6 +760,7 @@ typedef struct {
     double makespan, lower_bound, beta;
     uint64_t segment_bytes;
     char algorithm[48];
+    char note[160]; /* the schedule's note, cut there (hc_comm_last_note) */
 } plan_hdr_t;
 
 /* Broadcast rank 0's schedule *s (and the members) to every rank. Collective. */
@@ -743,6 +785,7 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
         h.window = (*s)->window;
         h.segment_bytes = (*s)->segment_bytes;
         memcpy(h.algorithm, (*s)->algorithm, sizeof h.algorithm);
+        snprintf(h.note, sizeof h.note, "%s", (*s)->note ? (*s)->note : "");
         h.n_members = *n_members;
     }
     MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, c->comm);
@@ -783,6 +826,8 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
             (*s)->window = h.window;
             (*s)->segment_bytes = h.segment_bytes;
             memcpy((*s)->algorithm, h.algorithm, sizeof h.algorithm);
+            if (h.note[0] && hc_schedule_set_note(*s, "%s", h.note) != HC_OK)
+                hc_error_clear(); /* words only: the schedule runs without them */
             *n_members = h.n_members;
         } else {
             err =

@@ -20,10 +20,16 @@ void hc__log(const hc_comm_t *c, const char *fmt, ...)
     fprintf(stderr, "hetcoll: %s\n", line);
 }
 
+void hc__set_last_note(hc_comm_t *c, const hc_schedule_t *s)
+{
+    snprintf(c->last_note, sizeof c->last_note, "%s", s && s->note ? s->note : "");
+}
+
 void hc__native_because(hc_comm_t *c, hc__why_t why, const char *fmt, ...)
 {
     c->why = why;
     memcpy(c->last_algo, "native", sizeof "native");
+    c->last_note[0] = '\0';
     c->last_predicted = NAN;
     if (why < HC__WHY_FAILURES) { /* the common, cheap case: nothing to format */
         c->why_detail[0] = '\0';

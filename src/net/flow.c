@@ -22,8 +22,10 @@ void hc_flow_opts_init(hc_flow_opts_t *opts)
 }
 
 /* SMPI's default piecewise factors (SimGrid 3.3x, smpi/lat-factor and smpi/bw-factor): the
- * factor of the largest threshold at or below the message size (measured in SMPI 3.32: 0 B
- * pays 2.01 latencies, 9375 B 2.19, 9376 B 2.60, 65472 B 11.6). */
+ * factor of the largest threshold a message reaches once SMPI_SIZE_SLACK bytes are added to
+ * its payload. Measured in SMPI 3.32 (MPI_Send and MPI_Isend of MPI_BYTE between two sites):
+ * 9360 B pay 2.19 latencies, 9361 B 2.60; 5760 B 1.88, 5761 B 2.19; 3468 and 3469 B, 65456
+ * and 65457 B the same step: each class begins 15 B below its threshold. */
 static const struct {
     double from, lat, bw;
 } smpi_factors[] = {
@@ -39,10 +41,12 @@ static const struct {
 #define SMPI_TCP_GAMMA 4194304.0
 #define SMPI_CROSSTRAFFIC 0.05
 
+#define SMPI_SIZE_SLACK 15.0
+
 static void smpi_factor(double bytes, double *lat, double *bw)
 {
     for (size_t k = 0; k < sizeof smpi_factors / sizeof *smpi_factors; k++)
-        if (bytes >= smpi_factors[k].from) {
+        if (bytes + SMPI_SIZE_SLACK >= smpi_factors[k].from) {
             *lat = smpi_factors[k].lat;
             *bw = smpi_factors[k].bw;
             return;

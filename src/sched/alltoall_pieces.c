@@ -6,7 +6,7 @@
  *
  * Why pieces: where a network's rate depends on the message size, the size class moves more
  * bytes per unit of capacity. SimGrid's default network model (SMPI's factors, measured on
- * real clusters) gives 5776 to 9375 B messages 1.087 x the link capacity and 2.19 x the
+ * real clusters) gives 5761 to 9360 B messages 1.087 x the link capacity and 2.19 x the
  * latency, messages of 64 KiB and more 0.94 x and 11.6 x: an all-to-all of 64 KiB messages
  * posted whole cannot come within 1.15 x of the link bound there, in 8 KiB pieces it can (3-site
  * grid, 63 ranks: 8.99 s against 10.44 s whole). On a network without such steps the pieces

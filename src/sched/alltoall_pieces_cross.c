@@ -4,7 +4,7 @@
  * inside a group move whole.
  *
  * Why: the pieces pay off only on the links that bound the exchange (SimGrid's defaults give
- * 5776 to 9375 B messages 1.087 x the capacity, 64 KiB ones 0.94 x); the messages inside a site
+ * 5761 to 9360 B messages 1.087 x the capacity, 64 KiB ones 0.94 x); the messages inside a site
  * never load those links and, whole, cost fewer transfers. On the 3-site grid (62 ranks, 64 KiB
  * to each) every message in 8 KiB pieces makes 30 000 transfers, the cross-site ones alone 20 000,
  * at 1.001 x the link bound in the flow model under SMPI's factors (whole: 1.16 x). Without links
