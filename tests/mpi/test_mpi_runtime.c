@@ -696,13 +696,9 @@ static void test_redistribute_post_everything_fast_path(void **state)
     hc_comm_destroy(c);
 }
 
-/* Pieces with a window (plan.c piece_variants): on three sites whose uplinks are short (50 us),
- * under SMPI's model and trusting it (HETCOLL_TUNE=0), the runtime's exchange in pieces with a
- * few in flight per rank is predicted within 2 % of all at once and runs (hc_comm_last_note
- * says how); so does a redistribution, whose settled calls post its pieces through the same
- * windows without the plan (coll.c post_everything). The bytes are MPI_Alltoallv's. */
-/* The communicator of test_pieces_window: its platform, under SMPI's model, trusting it. */
-static hc_comm_t *window_comm(const char *spec)
+/* A communicator on the platform SPEC under SMPI's model, trusting it (HETCOLL_TUNE=0), so that
+ * what runs is what the model chose. */
+static hc_comm_t *smpi_model_comm(const char *spec)
 {
     hc_platform_t *p = NULL;
     assert_int_equal(hc_platform_load(spec, &p), HC_OK);
@@ -719,6 +715,11 @@ static hc_comm_t *window_comm(const char *spec)
     return c;
 }
 
+/* Pieces with a window (plan.c piece_variants): on three sites whose uplinks are short (50 us),
+ * under SMPI's model and trusting it, the runtime's exchange in pieces with a few in flight per
+ * rank is predicted within 2 % of all at once and runs (hc_comm_last_note says how); so does a
+ * redistribution, whose settled calls post its pieces through the same windows without the plan
+ * (coll.c post_everything). The bytes are MPI_Alltoallv's. */
 static void test_pieces_window(void **state)
 {
     (void)state;
@@ -727,7 +728,7 @@ static void test_pieces_window(void **state)
     char spec[96];
     snprintf(spec, sizeof spec, "random:sites:sites=3:nodes=%d:interleave=1:uplink_lat=5e-5",
              (size + 2) / 3);
-    hc_comm_t *c = window_comm(spec);
+    hc_comm_t *c = smpi_model_comm(spec);
     int *m = malloc(sizeof(int) * size * size);
     for (int i = 0; i < size * size; i++) /* 64 KiB per pair, 40 KiB from rank 0 */
         m[i] = i % (size + 1) == 0 ? 0 : i < size ? 10240 : 16384;
@@ -739,7 +740,7 @@ static void test_pieces_window(void **state)
     hc_comm_destroy(c);
     free(m);
     /* a fresh communicator: planning the exchange counts against planning another collective */
-    c = window_comm(spec);
+    c = smpi_model_comm(spec);
     for (int rep = 0; rep < 4; rep++) /* planned and settled */
         check_redistribute(c, 410, 0);
     if (rank == 0)
@@ -773,18 +774,7 @@ static void test_redistribute_pieces(void **state)
     for (int shift = 0; shift < 2; shift++) {
         char spec[64];
         snprintf(spec, sizeof spec, "random:sites:sites=2:nodes=%d", (size + 1) / 2 + shift);
-        hc_platform_t *p = NULL;
-        assert_int_equal(hc_platform_load(spec, &p), HC_OK);
-        hc_comm_opts_t o;
-        hc_comm_opts_init(&o);
-        o.verbose = getenv("HC_TEST_VERBOSE") != NULL;
-        setenv("HETCOLL_FLOW_MODEL", "smpi", 1);
-        setenv("HETCOLL_TUNE", "0", 1);
-        hc_comm_t *c = NULL;
-        assert_int_equal(hc_comm_create(MPI_COMM_WORLD, p, &o, &c), MPI_SUCCESS);
-        unsetenv("HETCOLL_FLOW_MODEL");
-        unsetenv("HETCOLL_TUNE");
-        hc_platform_destroy(p);
+        hc_comm_t *c = smpi_model_comm(spec);
         for (int rep = 0; rep < 4; rep++)
             check_redistribute(c, 31, 0);
         char algo[32];
