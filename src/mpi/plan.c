@@ -131,8 +131,10 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
 /* An exchange's piece variants may go further: they are replayed once per key, posted at once,
  * and the 3-site grid's cross-site messages need 8 KiB pieces (SMPI's best size class) to reach
  * the link bound: 22428 transfers replay in 0.02 s there, 43596 (4 KiB pieces) in 0.03 s; its
- * skewed 64 KiB exchange needs 61740 (0.6 s; the schedules' own limit, HC__A2A_PIECES_MAX). */
-#define HC__MAX_PIECES 65536
+ * skewed 64 KiB exchange needs 61740 (0.6 s), its uniform 1 MiB one 300258 in 9360 B pieces
+ * (0.5 s posted at once, 0.3 s with 4 in flight per rank; the schedules' own limit,
+ * HC__A2A_PIECES_MAX). */
+#define HC__MAX_PIECES 524288
 /* The fastest piece variant (every piece posted at once) is replayed again with 4, 8 and 16
  * pieces in flight per rank and each way; the first predicted within HC__PIECES_WINDOW_TIE of
  * it is kept. The flow model prices the links, not the requests: an MPI library matches each
@@ -557,9 +559,12 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
             }
         }
     }
-    /* the fastest again with windows of pieces in flight, the smallest near enough */
+    /* the fastest again with windows of pieces in flight, the smallest near enough (not when
+     * it loses to whole messages anyway: windowed replays of many pieces cost more, 3-site grid
+     * skewed 1 MiB, 378336 pieces: 1.2 s posted at once, 9.7 s with 4 in flight) */
     static const uint32_t windows[] = {4, 8, 16};
-    for (size_t k = 0; fastest && fastest->window == HC_WINDOW_ALL && k < 3; k++) {
+    const int offered = fastest && fastest->makespan < HC__VARIANT_GAIN * whole;
+    for (size_t k = 0; offered && fastest->window == HC_WINDOW_ALL && k < 3; k++) {
         hc_schedule_t *t = NULL;
         if (hc_schedule_clone(fastest, &t) != HC_OK)
             break;
@@ -876,6 +881,36 @@ static hc__entry_t *new_slot(hc_comm_t *c, hc__entry_t *tmp)
     return &c->cache[slot];
 }
 
+/* The link bound of the planned problem pb (verbose mode's report): a broadcast's or a
+ * reduction's cut bound, an exchange's hc_flows_bound on its sizes (a redistribution's on
+ * exch, the exchange it is: NULL when not built), on the platform as the flow model sees it at
+ * best. */
+static int link_bound(const hc_comm_t *c, const hc_problem_t *pb, const hc_problem_t *exch,
+                      double *lb)
+{
+    const hc_problem_t *x = pb->coll == HC_COLL_REDISTRIBUTE ? exch : pb;
+    if (!x || !x->platform ||
+        (x->coll == HC_COLL_ALLTOALL &&
+         (!x->sizes || x->sizes->rows != hc_platform_size(x->platform) ||
+          x->sizes->cols != x->sizes->rows)))
+        return HC_ERR_VALUE;
+    hc_flow_opts_t fo;
+    hc_flow_opts_init(&fo);
+    fo.smpi_factors = c->flow_smpi;
+    hc_platform_t *bp = NULL;
+    int rc = hc_flows_bound_platform(x->platform, &fo, &bp);
+    if (rc == HC_OK && x->coll == HC_COLL_BCAST)
+        rc = hc_flows_bcast_bound(bp, x->root, (double)x->msg_bytes, lb);
+    else if (rc == HC_OK && x->coll == HC_COLL_REDUCE)
+        rc = hc_flows_reduce_bound(bp, x->root, (double)x->msg_bytes, lb);
+    else if (rc == HC_OK && x->coll == HC_COLL_ALLTOALL)
+        rc = hc_flows_bound(bp, x->sizes->v, lb);
+    else if (rc == HC_OK)
+        rc = HC_ERR_VALUE;
+    hc_platform_destroy(bp);
+    return rc;
+}
+
 int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t key_len,
                     uint64_t plan_bytes, hc__build_fn build, const void *arg, hc__lookup_t *lookup,
                     hc__entry_t **entry, hc__entry_t *tmp)
@@ -938,26 +973,18 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
             rc = plan_schedules(pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched,
                                 search_limit(c, forced), links, c->flow_smpi,
                                 coll == HC_COLL_ALLTOALL && c->a2a_pieces_ok, exch);
-        hc_problem_destroy(exch);
-        hc_matrix_destroy(exch_sizes);
         /* on links the prediction is the flow model's: its bound is the link bound (the
-         * problem's per-pair bound is 003's whole-message model, which pipelines beat), on
-         * the platform as the flow model sees it at best (under SMPI's model the plain bound
-         * is not one) */
+         * problem's per-pair bound is 003's whole-message model, which pipelines and pieces
+         * beat), on the platform as the flow model sees it at best (under SMPI's model the
+         * plain bound is not one); an exchange's on its byte matrix (a redistribution's as the
+         * exchange it is) */
         double lb = rc == HC_OK ? cand[0]->lower_bound : NAN;
         const char *lb_name = "lower bound";
-        hc_platform_t *bp = NULL;
-        hc_flow_opts_t fo;
-        hc_flow_opts_init(&fo);
-        fo.smpi_factors = c->flow_smpi;
-        if (rc == HC_OK && c->opts.verbose && hc_platform_has_routes(c->platform) &&
-            (coll == HC_COLL_BCAST || coll == HC_COLL_REDUCE) &&
-            hc_flows_bound_platform(pb->platform, &fo, &bp) == HC_OK &&
-            (coll == HC_COLL_BCAST ? hc_flows_bcast_bound : hc_flows_reduce_bound)(
-                bp, pb->root, (double)pb->msg_bytes, &lb) == HC_OK)
+        if (rc == HC_OK && c->opts.verbose && links && link_bound(c, pb, exch, &lb) == HC_OK)
             lb_name = c->flow_smpi ? "link bound under SMPI's model" : "link bound";
-        hc_platform_destroy(bp);
         hc_error_clear();
+        hc_problem_destroy(exch);
+        hc_matrix_destroy(exch_sizes);
         hc_problem_destroy(pb);
         if (rc != HC_OK) {
             err = hc__fail(hc__mpi_err(rc), "planning %s with %s on %d ranks failed: %s",
