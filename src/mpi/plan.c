@@ -131,9 +131,13 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
 /* An exchange's piece variants may go further: they are replayed once per key, posted at once,
  * and the 3-site grid's cross-site messages need 8 KiB pieces (SMPI's best size class) to reach
  * the link bound: 22428 transfers replay in 0.02 s there, 43596 (4 KiB pieces) in 0.03 s; its
- * skewed 64 KiB exchange needs 61740 (0.6 s), its uniform 1 MiB one 300258 in 9360 B pieces
- * (0.5 s posted at once, 0.3 s with 4 in flight per rank; the schedules' own limit,
- * HC__A2A_PIECES_MAX). */
+ * skewed 64 KiB exchange needs 61740 (0.6 s). Beyond HC__MAX_PIECES_BASE, HC__PIECES_PER_SECOND
+ * per second of the exchange in whole messages, so that a plan's replays (a few dozen) stay
+ * within a few calls' time, up to HC__MAX_PIECES (the schedules' own limit, HC__A2A_PIECES_MAX):
+ * the uniform 1 MiB exchange there, 165.3 s whole, makes 300258 pieces of 9360 B (replayed in
+ * 0.5 s posted at once, 0.3 s with 4 in flight per rank). */
+#define HC__MAX_PIECES_BASE 65536
+#define HC__PIECES_PER_SECOND 4096
 #define HC__MAX_PIECES 524288
 /* The fastest piece variant (every piece posted at once) is replayed again with 4, 8 and 16
  * pieces in flight per rank and each way; the first predicted within HC__PIECES_WINDOW_TIE of
@@ -502,13 +506,14 @@ static void rows_variant(const hc_problem_t *pb, const hc_problem_t *rows, const
 /* A total exchange in pieces of 64 KiB down to 1 KiB (and, under SMPI's factors, of
  * HC__SMPI_BEST_TOP_BYTES), every message cut (`pieces`) or only those crossing the busiest
  * links (`pieces-cross`, when that is not every message), each piece size below the largest
- * message and within HC__MAX_PIECES pieces in all, predicted by the flow model; the fastest
- * (the fewer transfers among near ties), with a window when near as fast (HC__PIECES_WINDOW_TIE),
- * into *best when predicted HC__VARIANT_GAIN faster than `whole` (post-all's time). Where a
- * message's rate depends on its size (HETCOLL_FLOW_MODEL=smpi: SimGrid's factors) pieces of 5761 to
- * 9360 B move 1.087 bytes per unit of capacity, whole 64 KiB messages 0.94, and pay 2.19 latencies
- * instead of 11.6: the fat tree's 64 KiB all-to-all is predicted 0.0274 s in 8 KiB pieces against
- * 0.0317 s whole, gusto's 132 s against 152.8 s and grid5000's 0.0332 s against 0.1499 s. */
+ * message and within the pieces allowed (HC__MAX_PIECES_BASE, more for long exchanges), predicted
+ * by the flow model; the fastest (the fewer transfers among near ties), with a window when near as
+ * fast (HC__PIECES_WINDOW_TIE), into *best when predicted HC__VARIANT_GAIN faster than `whole`
+ * (post-all's time). Where a message's rate depends on its size (HETCOLL_FLOW_MODEL=smpi: SimGrid's
+ * factors) pieces of 5761 to 9360 B move 1.087 bytes per unit of capacity, whole 64 KiB messages
+ * 0.94, and pay 2.19 latencies instead of 11.6: the fat tree's 64 KiB all-to-all is predicted
+ * 0.0274 s in 8 KiB pieces against 0.0317 s whole, gusto's 132 s against 152.8 s and grid5000's
+ * 0.0332 s against 0.1499 s. */
 static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int smpi, double whole,
                            hc_schedule_t **best)
 {
@@ -519,6 +524,8 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
             most = i != j && b > most ? b : most;
         }
     hc_schedule_t *fastest = NULL;
+    const double max_pieces =
+        fmin(HC__MAX_PIECES, fmax(HC__MAX_PIECES_BASE, whole * HC__PIECES_PER_SECOND));
     /* every message cut, or only those crossing the busiest links (the same when every node
      * is its own group: then only once) */
     static const char *const algos[] = {"pieces", "pieces-cross"};
@@ -540,7 +547,7 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
             hc_schedule_t *t = NULL;
             if (hc_schedule_compute(pb, algos[a], &v, &t) != HC_OK)
                 continue; /* too many pieces */
-            if (hc_schedule_piece_count(t) > HC__MAX_PIECES || (a == 1 && !t->piece_groups) ||
+            if ((double)hc_schedule_piece_count(t) > max_pieces || (a == 1 && !t->piece_groups) ||
                 flow_predict(pb, t, smpi) != HC_OK) {
                 hc_schedule_destroy(t);
                 continue;
