@@ -853,7 +853,9 @@ static void test_flows_bound_lp(void **state)
 
 /* All-to-all of 64 KiB per pair on p (skew: ranks i % 5 == 0 send 10x); *sizes and *bytes
  * (P x P) belong to the caller. */
-static hc_problem_t *a2a_problem(hc_platform_t *p, int skew, hc_matrix_t **sizes, double **bytes)
+/* An all-to-all of `pair` bytes per pair (x 10 from every fifth node when skewed). */
+static hc_problem_t *a2a_problem_of(hc_platform_t *p, int skew, double pair, hc_matrix_t **sizes,
+                                    double **bytes)
 {
     const uint32_t P = hc_platform_size(p);
     assert_int_equal(hc_matrix_create(P, P, 0.0, sizes), HC_OK);
@@ -861,7 +863,7 @@ static hc_problem_t *a2a_problem(hc_platform_t *p, int skew, hc_matrix_t **sizes
     for (uint32_t i = 0; i < P; i++)
         for (uint32_t j = 0; j < P; j++)
             if (i != j)
-                (*bytes)[i * P + j] = HC_AT(*sizes, i, j) = (skew && i % 5 == 0 ? 10 : 1) * 65536.0;
+                (*bytes)[i * P + j] = HC_AT(*sizes, i, j) = (skew && i % 5 == 0 ? 10 : 1) * pair;
     hc_problem_spec_t sp;
     hc_problem_spec_init(&sp, HC_COLL_ALLTOALL);
     sp.platform = p;
@@ -869,6 +871,11 @@ static hc_problem_t *a2a_problem(hc_platform_t *p, int skew, hc_matrix_t **sizes
     hc_problem_t *pb = NULL;
     assert_int_equal(hc_problem_create(&sp, &pb), HC_OK);
     return pb;
+}
+
+static hc_problem_t *a2a_problem(hc_platform_t *p, int skew, hc_matrix_t **sizes, double **bytes)
+{
+    return a2a_problem_of(p, skew, 65536.0, sizes, bytes);
 }
 
 /* A skewed all-to-all on the 3-site grid (every fifth node sends 10x): with every message in
@@ -1198,6 +1205,49 @@ static void test_alltoall_pieces_cross(void **state)
     }
 }
 
+/* Long exchanges in many pieces: the 3-site grid of 63 nodes, 1 MiB per pair. Under SMPI's
+ * factors its cross-site messages in 9360 B pieces (SMPI's best size class; 300258 transfers,
+ * more than the 65536 schedules once allowed) come within 1.01x of the link bound, where whole
+ * messages stay above 1.1x; pieces that would make more than HC__A2A_PIECES_MAX transfers are an
+ * error naming the count. */
+static void test_alltoall_pieces_long(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_load("random:sites:sites=3:nodes=21:interleave=1", &p), HC_OK);
+    hc_matrix_t *sizes = NULL;
+    double *bytes = NULL;
+    hc_problem_t *pb = a2a_problem_of(p, 0, 1048576.0, &sizes, &bytes);
+    hc_schedule_t *all = NULL, *pc = NULL, *bad = NULL;
+    hc_algo_opts_t o;
+    hc_algo_opts_init(&o);
+    o.segment_bytes = 9360;
+    assert_int_equal(hc_schedule_compute(pb, "post-all", NULL, &all), HC_OK);
+    assert_int_equal(hc_schedule_compute(pb, "pieces-cross", &o, &pc), HC_OK);
+    assert_int_equal(hc_schedule_validate(pc, pb), HC_OK);
+    const uint64_t n = hc_schedule_piece_count(pc);
+    assert_int_equal(n, 63 * 42 * 113 + 63 * 20); /* 1 MiB / 9360 B: 113 pieces per message */
+    const double bound = smpi_bound(p, bytes);
+    const double t_all = smpi_time(pb, all), t_pc = smpi_time(pb, pc);
+    printf("3-site grid, 63 nodes, 1 MiB: SMPI's model: post-all %.5g s, pieces-cross of 9360 B "
+           "%.5g s (%llu transfers), bound %.5g s\n",
+           t_all, t_pc, (unsigned long long)n, bound);
+    assert_true(t_pc >= bound * (1 - 1e-9));
+    assert_true(t_pc <= 1.01 * bound);
+    assert_true(t_all > 1.1 * bound);
+    o.segment_bytes = 1024; /* 63 x 62 messages of 256 pieces (the cap per message) */
+    assert_int_equal(hc_schedule_compute(pb, "pieces", &o, &bad), HC_ERR_VALUE);
+    assert_null(bad);
+    printf("%s\n", hc_error_detail());
+    assert_non_null(strstr(hc_error_detail(), "999936 pieces, more than 524288"));
+    hc_schedule_destroy(all);
+    hc_schedule_destroy(pc);
+    hc_problem_destroy(pb);
+    hc_matrix_destroy(sizes);
+    free(bytes);
+    hc_platform_destroy(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1221,6 +1271,7 @@ int main(void)
         cmocka_unit_test(test_post_all_alltoall),
         cmocka_unit_test(test_alltoall_pieces),
         cmocka_unit_test(test_alltoall_pieces_cross),
+        cmocka_unit_test(test_alltoall_pieces_long),
         cmocka_unit_test(test_reduce_window_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
