@@ -161,6 +161,14 @@ typedef struct hc_schedule {
      * `pieces-cross` groups the nodes whose routes avoid the busiest links, so that only the
      * messages crossing them are cut. malloc'd; hc_schedule_destroy frees it. (API 13) */
     int32_t *piece_groups;
+    /* Execution: the window rule of hc_schedule_exec_windows counts every latency this many
+     * times (0 or 1: as the platform gives them). Under SimGrid's size-dependent factors
+     * (HETCOLL_FLOW_MODEL=smpi) a piece's latency and rate grow by its size class's factors,
+     * which the plain rule does not see; a node-wide floor (window) would give every node the
+     * window of the widest bandwidth-delay product, and a node receiving many pieces at once
+     * starves its own sends there (each flow also loads its way back). The runtime offers
+     * segmented broadcasts with the pieces' latency x bandwidth factors here. (API 16) */
+    double window_bdp_factor;
 } hc_schedule_t;
 #define HC_WINDOW_ALL UINT32_MAX
 

@@ -23,12 +23,13 @@ static double window_cap(double bdp, double bytes)
                                          : w;
 }
 
-/* One side's window; t: scratch of n entries. */
+/* One side's window; t: scratch of n entries. Latencies count s->window_bdp_factor times. */
 static uint32_t window(const hc_platform_t *p, const hc_schedule_t *s, uint32_t me, int receiving,
                        size_t n, double *t)
 {
     if (n < 2)
         return 1;
+    const double lf = s->window_bdp_factor > 1.0 ? s->window_bdp_factor : 1.0;
     double lmax = 0.0, bdp = 0.0, bmax = 0.0;
     size_t k = 0;
     for (size_t i = 0; i < s->n_events; i++) {
@@ -36,7 +37,7 @@ static uint32_t window(const hc_platform_t *p, const hc_schedule_t *s, uint32_t 
         if ((receiving ? e->dst : e->src) != me)
             continue;
         uint32_t a = receiving ? e->src : me, b = receiving ? me : e->dst;
-        double L = hc_platform_latency(p, a, b), bw = hc_platform_bandwidth(p, a, b);
+        double L = lf * hc_platform_latency(p, a, b), bw = hc_platform_bandwidth(p, a, b);
         t[k++] = (double)e->bytes / bw;
         if (L > lmax)
             lmax = L;

@@ -182,6 +182,29 @@ static void settle(hc_schedule_t *best, hc_schedule_t **s)
     }
 }
 
+/* Under SMPI's factors, t (in pieces of `piece` bytes) at the window rule with every latency
+ * counted at the pieces' size class (latency x bandwidth factors: hc_schedule_t
+ * window_bdp_factor), predicted and kept in *best when fastest. Unlike smpi_window's floor,
+ * each node keeps what its own links need: grid5000, 16 MiB in 9360 B pieces down a chain,
+ * the WAN senders keep 256 and 174 in flight, the others 4 (predicted 0.240 s; the plain rule
+ * 0.338 s; a floor of 256 on every node 0.743 s: a node receiving 256 pieces at once starves
+ * its own sends, whose way back shares its downlink). */
+static void bdp_variant(const hc_problem_t *pb, const hc_schedule_t *t, uint64_t piece,
+                        hc_schedule_t **best)
+{
+    hc_flow_opts_t fo;
+    hc_flow_opts_init(&fo);
+    fo.smpi_factors = 1;
+    double lf = 1, bf = 1;
+    hc_flow_factors(&fo, (double)piece, &lf, &bf);
+    hc_schedule_t *v = NULL;
+    if (lf * bf > 1.0 && hc_schedule_clone(t, &v) == HC_OK) {
+        v->window = 0;
+        v->window_bdp_factor = lf * bf;
+        offer(pb, 1, v, best);
+    }
+}
+
 /* A segmented broadcast's segment size comes from its own per-pair model, which on a platform
  * with links misjudges what the pieces' sharing of the links costs (small pieces on a NIC-bound
  * fat tree: 0.020 s with 64 KiB pieces, 0.0103 s with 4 KiB). On such a platform the runtime
@@ -320,6 +343,11 @@ static void smpi_refine(const hc_problem_t *pb, hc_schedule_t **best)
 /* The largest message of SimGrid's best size class (1.087 bytes per unit of capacity, 2.19
  * latencies: 5761 to 9360 B, hc_flow_factors). */
 #define HC__SMPI_BEST_TOP_BYTES 9360u
+/* Under SMPI's factors a broadcast is also tried in pieces of that class, in up to this many
+ * events: grid5000's 16 MiB in 9360 B pieces makes 41239 (replayed in 0.1 s); the runtime's
+ * choice there went from multitree in 64 KiB pieces (0.516 s predicted, 0.509 s in SMPI) to
+ * pipeline in 9360 B pieces (0.240 s, 0.2397 s in SMPI). */
+#define HC__MAX_EVENTS_BEST_CLASS 65536
 static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
                          int smpi, hc_schedule_t **s)
 {
@@ -334,11 +362,14 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
      * 65471 B: 0.70 bytes per unit of capacity, 0.94 from 65472 B on, but 3.49 latencies
      * instead of 11.6): 3-site grid, 16 MiB, m / 260 = 64528 B pieces were predicted 3.07 s,
      * 65472 B ones 2.60 s (at the rule's windows); on grid5000 32 KiB pieces stay the best */
-    uint64_t tries[] = {seg0, 2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16, 0};
+    uint64_t tries[] = {seg0, 2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16, 0, 0};
     const size_t n_tries = sizeof tries / sizeof *tries;
-    for (size_t i = 0; smpi && i + 1 < n_tries; i++)
+    for (size_t i = 0; smpi && i + 2 < n_tries; i++)
         if (tries[i] >= HC__SMPI_MID_BYTES && tries[i] < HC__SMPI_LARGE_BYTES)
-            tries[n_tries - 1] = HC__SMPI_LARGE_BYTES;
+            tries[n_tries - 2] = HC__SMPI_LARGE_BYTES;
+    /* and the best class's largest pieces (their own event cap) */
+    if (smpi)
+        tries[n_tries - 1] = HC__SMPI_BEST_TOP_BYTES;
     const int floors = !smpi;
     hc_schedule_t *best = NULL;
     if (!smpi) /* under SMPI's factors: smpi_ramps, per segment size */
@@ -352,9 +383,11 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
             again |= tries[j] == seg;
         if (again)
             continue;
+        const double cap_i =
+            i == n_tries - 1 && cap < HC__MAX_EVENTS_BEST_CLASS ? HC__MAX_EVENTS_BEST_CLASS : cap;
         if (i == 0 ? !smpi
                    : seg < 1024 || seg >= m ||
-                         (double)(*s)->n_events * (double)seg0 / (double)seg > cap)
+                         (double)(*s)->n_events * (double)seg0 / (double)seg > cap_i)
             continue;
         hc_algo_opts_t v = *o;
         v.segment_bytes = seg;
@@ -371,9 +404,14 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
             w->window = sw;
             offer(pb, smpi, w, &best);
         }
+        /* the best class's pieces are not ramped: a ramp enlarges the pieces between its ends
+         * out of the class */
+        const int ramps = !(smpi && i == n_tries - 1);
         if (smpi)
+            bdp_variant(pb, t, i == 0 ? seg0 : seg, &best);
+        if (smpi && ramps)
             smpi_ramps(pb, name, o, seg, sw, first_piece(t, m), &best);
-        if (smpi ? sw != 0 : i > 0) /* at the rule's windows (seg0's: above) */
+        if (ramps && (smpi ? sw != 0 : i > 0)) /* at the rule's windows (seg0's: above) */
             ramp_offer(pb, name, o, seg, smpi, t, &best);
         keep(t, &best);
     }
@@ -769,7 +807,7 @@ typedef struct {
     int32_t status, coll; /* coll: a redistribution's candidate may be an exchange */
     uint32_t n_events, n_steps, n_segments, has_parent, n_members, has_groups;
     uint32_t root, n1, n2, k, window;
-    double makespan, lower_bound, beta;
+    double makespan, lower_bound, beta, window_bdp_factor;
     uint64_t segment_bytes;
     char algorithm[48];
     char note[160]; /* the schedule's note, cut there (hc_comm_last_note) */
@@ -795,6 +833,7 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
         h.k = (*s)->k;
         h.beta = (*s)->beta;
         h.window = (*s)->window;
+        h.window_bdp_factor = (*s)->window_bdp_factor;
         h.segment_bytes = (*s)->segment_bytes;
         memcpy(h.algorithm, (*s)->algorithm, sizeof h.algorithm);
         snprintf(h.note, sizeof h.note, "%s", (*s)->note ? (*s)->note : "");
@@ -836,6 +875,7 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
             (*s)->k = h.k;
             (*s)->beta = h.beta;
             (*s)->window = h.window;
+            (*s)->window_bdp_factor = h.window_bdp_factor;
             (*s)->segment_bytes = h.segment_bytes;
             memcpy((*s)->algorithm, h.algorithm, sizeof h.algorithm);
             if (h.note[0] && hc_schedule_set_note(*s, "%s", h.note) != HC_OK)

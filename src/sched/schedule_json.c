@@ -14,6 +14,9 @@
 #include "../core/internal.h"
 
 #define DUMP_FLAGS (JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17))
+/* window_bdp_factor: SimGrid's largest latency factor is 11.6 (messages from 65472 B); a file
+ * asking for more than this would only make every window the cap */
+#define HC__MAX_WINDOW_BDP_FACTOR 100
 
 /* ---- output ---- */
 
@@ -196,6 +199,8 @@ int hc_schedule_to_json(const hc_schedule_t *s, char **out)
         json_object_set_new(root, "window",
                             s->window == HC_WINDOW_ALL ? json_string("all")
                                                        : json_integer(s->window));
+    if (s->window_bdp_factor > 1.0)
+        json_object_set_new(root, "window_bdp_factor", jreal(s->window_bdp_factor));
     if (s->coll == HC_COLL_REDISTRIBUTE) {
         json_object_set_new(root, "n1", json_integer(s->n1));
         json_object_set_new(root, "n2", json_integer(s->n2));
@@ -357,9 +362,9 @@ static int parse_tree(const ctx_t *c, json_t *v, const char *field, uint32_t P, 
 
 static int is_known(hc_coll_t coll, const char *key)
 {
-    static const char *const common[] = {"format", "collective", "algorithm",
-                                         "nodes",  "makespan",   "lower_bound",
-                                         "events", "note",       "window"};
+    static const char *const common[] = {"format",   "collective",       "algorithm", "nodes",
+                                         "makespan", "lower_bound",      "events",    "note",
+                                         "window",   "window_bdp_factor"};
     static const char *const redist[] = {"n1", "n2", "k", "beta", "cost", "steps"};
     static const char *const bcast[] = {"root", "segments", "parent", "trees"};
     static const char *const reduce[] = {"root", "search", "segment_bytes"};
@@ -713,6 +718,10 @@ static int parse_root(const ctx_t *c, json_t *root, hc_schedule_t **out)
         s->window = HC_WINDOW_ALL;
     else if (v)
         TRY(get_u32(c, root, "window", "window", 1, HC_WINDOW_ALL - 1, &s->window));
+    TRY(get_number(c, root, "window_bdp_factor", "window_bdp_factor", 0, &s->window_bdp_factor));
+    if (!(s->window_bdp_factor == 0 ||
+          (s->window_bdp_factor >= 1 && s->window_bdp_factor <= HC__MAX_WINDOW_BDP_FACTOR)))
+        TRY(perr(c, "window_bdp_factor", "must be a number in [1, %d]", HC__MAX_WINDOW_BDP_FACTOR));
     if (coll == HC_COLL_REDISTRIBUTE) {
         TRY(get_u32(c, root, "n1", "n1", 1, P, &s->n1));
         TRY(get_u32(c, root, "n2", "n2", 1, P, &s->n2));
