@@ -249,7 +249,8 @@ int hc_lower_bound(const hc_problem_t *pb, double *out);
 #define HC_EXEC_SMALL_BYTES 4096
 /* A schedule's own window (s->window) replaces the rule; a segmented broadcast's is a floor on
  * each node's send window instead (a WAN sender keeps what covers its latency), and its
- * receives stay all posted. */
+ * receives stay all posted. The rule counts every latency s->window_bdp_factor times (when
+ * above 1; API 16). */
 int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,
                              uint32_t *send_window, uint32_t *recv_window);
 
