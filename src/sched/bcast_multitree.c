@@ -59,7 +59,7 @@
 #define MT_PIECE_BYTES 65536u
 
 /* Smooth weighted round robin: piece j -> tree, counts proportional to the weights (each tree
- * with a weight of at least half a piece gets one). */
+ * of at least HC__MT_MIN_WEIGHT and half a piece gets one). */
 static void deal(const hc__mt_pack_t *k, uint32_t K, uint32_t *tree_of)
 {
     double *cur = calloc(k->nt, sizeof *cur);
@@ -68,7 +68,7 @@ static void deal(const hc__mt_pack_t *k, uint32_t K, uint32_t *tree_of)
     uint32_t top = 0;
     double wsum = 0;
     for (uint32_t t = 0; t < nt; t++) {
-        w[t] = k->weight[t] * K >= 0.5 ? k->weight[t] : 0;
+        w[t] = k->weight[t] >= HC__MT_MIN_WEIGHT && k->weight[t] * K >= 0.5 ? k->weight[t] : 0;
         wsum += w[t];
         top = k->weight[t] > k->weight[top] ? t : top;
     }
@@ -198,7 +198,7 @@ static int prefer_direct(const hc__hier_t *h, hc__mt_pack_t *k, double m)
         direct = load[r] > direct ? load[r] : direct;
     free(load);
     for (uint32_t t = 0; t < k->nt; t++)
-        if (k->weight[t] >= 0.02) {
+        if (k->weight[t] >= HC__MT_MIN_WEIGHT) {
             double d = tree_depth(h, k, t);
             depth_mix = d > depth_mix ? d : depth_mix;
         }
@@ -225,7 +225,7 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
         rc = prefer_direct(&h, &k, (double)m);
     uint32_t used = 0;
     for (uint32_t t = 0; rc == HC_OK && t < k.nt; t++)
-        used += k.weight[t] >= 0.02;
+        used += k.weight[t] >= HC__MT_MIN_WEIGHT;
     /* pieces */
     uint64_t seg = opts && opts->segment_bytes ? opts->segment_bytes : 0;
     if (seg == 0) {
@@ -332,7 +332,7 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
         size_t len = 0;
         mix[0] = 0;
         for (uint32_t t = 0; t < k.nt && len < sizeof mix - 40; t++)
-            if (k.weight[t] >= 0.02)
+            if (k.weight[t] >= HC__MT_MIN_WEIGHT)
                 len +=
                     (size_t)snprintf(mix + len, sizeof mix - len, "%s%s %.0f %%", len ? ", " : "",
                                      t == 0      ? "direct"

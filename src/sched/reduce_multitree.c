@@ -31,8 +31,6 @@
 #include "multitree_kit.h"
 #include "reduce_kit.h"
 
-#define MT_MIN_WEIGHT 0.02
-
 int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                               hc_schedule_t **out)
 {
@@ -62,7 +60,7 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
         double wsum = 0;
         for (uint32_t t = 0; t < k.nt; t++) {
             top = k.weight[t] > k.weight[top] ? t : top;
-            if (k.weight[t] >= MT_MIN_WEIGHT && m >= k.nt) {
+            if (k.weight[t] >= HC__MT_MIN_WEIGHT && m >= k.nt) {
                 use[T++] = t;
                 wsum += k.weight[t];
             }
