@@ -406,9 +406,9 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
         }
         /* the best class's pieces are not ramped: a ramp enlarges the pieces between its ends
          * out of the class */
-        const int ramps = !(smpi && i == n_tries - 1);
+        const int ramps = i != n_tries - 1;
         if (smpi)
-            bdp_variant(pb, t, i == 0 ? seg0 : seg, &best);
+            bdp_variant(pb, t, seg, &best);
         if (smpi && ramps)
             smpi_ramps(pb, name, o, seg, sw, first_piece(t, m), &best);
         if (ramps && (smpi ? sw != 0 : i > 0)) /* at the rule's windows (seg0's: above) */

@@ -227,7 +227,6 @@ static void test_multitree_site_chain(void **state)
     hc_platform_destroy(p);
 }
 
-/* A collective of m bytes on bench/grid/platforms/fat-tree-3to1.json (*p: the platform). */
 /* coll of m bytes on platform `spec`, loaded into *p */
 static hc_problem_t *platform_problem(const char *spec, hc_coll_t coll, uint64_t m,
                                       hc_platform_t **p)
@@ -242,6 +241,7 @@ static hc_problem_t *platform_problem(const char *spec, hc_coll_t coll, uint64_t
     return pb;
 }
 
+/* A collective of m bytes on bench/grid/platforms/fat-tree-3to1.json (*p: the platform). */
 static hc_problem_t *fat_tree_problem(hc_coll_t coll, uint64_t m, hc_platform_t **p)
 {
     return platform_problem(HC_TEST_DATA "/../../bench/grid/platforms/fat-tree-3to1.json", coll, m,
@@ -252,6 +252,13 @@ static hc_problem_t *fat_tree_problem(hc_coll_t coll, uint64_t m, hc_platform_t 
 static hc_problem_t *sites_problem(hc_coll_t coll, uint64_t m, hc_platform_t **p)
 {
     return platform_problem("random:sites:sites=3:nodes=21:interleave=1", coll, m, p);
+}
+
+/* bench/grid/platforms/grid5000-links.json: 3 sites of 8, 1 Gb/s NICs, 5.2 to 12.2 ms apart */
+static hc_problem_t *grid5000_problem(hc_coll_t coll, uint64_t m, hc_platform_t **p)
+{
+    return platform_problem(HC_TEST_DATA "/../../bench/grid/platforms/grid5000-links.json", coll, m,
+                            p);
 }
 
 /* Small pieces keep their windows: a 4 KiB-segment pipeline on a NIC-bound two-level fat
@@ -461,8 +468,7 @@ static void test_bdp_window(void **state)
     (void)state;
     hc_platform_t *p = NULL;
     const uint64_t m = 1u << 20;
-    hc_problem_t *pb = platform_problem(
-        HC_TEST_DATA "/../../bench/grid/platforms/grid5000-links.json", HC_COLL_BCAST, m, &p);
+    hc_problem_t *pb = grid5000_problem(HC_COLL_BCAST, m, &p);
     hc_algo_opts_t o;
     hc_algo_opts_init(&o);
     o.segment_bytes = 16384;
@@ -507,9 +513,7 @@ static void test_multitree_site_trees(void **state)
     const uint64_t m = 1u << 20;
     for (int red = 0; red < 2; red++) {
         hc_platform_t *p = NULL;
-        hc_problem_t *pb =
-            platform_problem(HC_TEST_DATA "/../../bench/grid/platforms/grid5000-links.json",
-                             red ? HC_COLL_REDUCE : HC_COLL_BCAST, m, &p);
+        hc_problem_t *pb = grid5000_problem(red ? HC_COLL_REDUCE : HC_COLL_BCAST, m, &p);
         hc_algo_opts_t o;
         hc_algo_opts_init(&o);
         o.segment_bytes = red ? 8192 : 16384;
@@ -940,6 +944,18 @@ static double smpi_time(const hc_problem_t *pb, const hc_schedule_t *s)
     return t;
 }
 
+/* Latency x bandwidth factors of `bytes`-byte messages under SMPI's model: the
+ * window_bdp_factor the runtime gives pieces of that size. */
+static double smpi_class_factor(double bytes)
+{
+    hc_flow_opts_t fo;
+    hc_flow_opts_init(&fo);
+    fo.smpi_factors = 1;
+    double lf, bf;
+    hc_flow_factors(&fo, bytes, &lf, &bf);
+    return lf * bf;
+}
+
 /* The link bound of the transfers `bytes` under SMPI's model (hc_flows_bound_platform). */
 static double smpi_bound(const hc_platform_t *p, const double *bytes)
 {
@@ -1262,18 +1278,13 @@ static void test_bcast_bdp_factor(void **state)
     (void)state;
     hc_platform_t *p = NULL;
     const uint64_t m = 16u << 20;
-    hc_problem_t *pb = platform_problem(
-        HC_TEST_DATA "/../../bench/grid/platforms/grid5000-links.json", HC_COLL_BCAST, m, &p);
+    hc_problem_t *pb = grid5000_problem(HC_COLL_BCAST, m, &p);
     hc_algo_opts_t o;
     hc_algo_opts_init(&o);
     o.segment_bytes = 9360;
     hc_schedule_t *s = NULL, *back = NULL;
     assert_int_equal(hc_schedule_compute(pb, "pipeline", &o, &s), HC_OK);
-    hc_flow_opts_t fo;
-    hc_flow_opts_init(&fo);
-    fo.smpi_factors = 1;
-    double lf, bf;
-    hc_flow_factors(&fo, 9360, &lf, &bf);
+    const double factor = smpi_class_factor(9360);
     const double t_rule = smpi_time(pb, s);
     uint32_t rule[24], ws, wr;
     assert_true(s->P == 24);
@@ -1282,7 +1293,7 @@ static void test_bcast_bdp_factor(void **state)
     s->window = HC_EXEC_MAX_BDP_WINDOW;
     const double t_floor = smpi_time(pb, s);
     s->window = 0;
-    s->window_bdp_factor = lf * bf;
+    s->window_bdp_factor = factor;
     uint32_t wan = 0, site = 0;
     for (uint32_t v = 0; v + 1 < s->P; v++) {
         assert_int_equal(hc_schedule_exec_windows(s, p, v, &ws, &wr), HC_OK);
@@ -1297,6 +1308,9 @@ static void test_bcast_bdp_factor(void **state)
     }
     assert_int_equal(wan, 2);
     const double t_class = smpi_time(pb, s);
+    hc_flow_opts_t fo;
+    hc_flow_opts_init(&fo);
+    fo.smpi_factors = 1;
     hc_platform_t *bp = NULL;
     double bound;
     assert_int_equal(hc_flows_bound_platform(p, &fo, &bp), HC_OK);
@@ -1304,7 +1318,7 @@ static void test_bcast_bdp_factor(void **state)
     hc_platform_destroy(bp);
     printf("grid5000 pipeline 16 MiB in 9360 B pieces, SMPI's model: rule %.4f s, floor of %u "
            "%.4f s, rule at the class's factors (%.3f) %.4f s; bound %.4f s\n",
-           t_rule, HC_EXEC_MAX_BDP_WINDOW, t_floor, lf * bf, t_class, bound);
+           t_rule, HC_EXEC_MAX_BDP_WINDOW, t_floor, factor, t_class, bound);
     assert_true(t_class >= bound);
     assert_true(t_class < 0.8 * t_rule && t_class < 0.5 * t_floor);
     char *json = NULL;
@@ -1344,8 +1358,7 @@ static void test_multitree_no_residue(void **state)
     (void)state;
     hc_platform_t *p = NULL;
     const uint64_t m = 16u << 20;
-    hc_problem_t *pb = platform_problem(
-        HC_TEST_DATA "/../../bench/grid/platforms/grid5000-links.json", HC_COLL_BCAST, m, &p);
+    hc_problem_t *pb = grid5000_problem(HC_COLL_BCAST, m, &p);
     hc_algo_opts_t o;
     hc_algo_opts_init(&o);
     o.segment_bytes = 9360;
@@ -1357,12 +1370,7 @@ static void test_multitree_no_residue(void **state)
         if (mt->events[i].src == mt->root)
             assert_int_equal(hc_platform_cluster_of(p, mt->events[i].dst),
                              hc_platform_cluster_of(p, mt->root));
-    hc_flow_opts_t fo;
-    hc_flow_opts_init(&fo);
-    fo.smpi_factors = 1;
-    double lf, bf;
-    hc_flow_factors(&fo, 9360, &lf, &bf);
-    mt->window_bdp_factor = chain->window_bdp_factor = lf * bf;
+    mt->window_bdp_factor = chain->window_bdp_factor = smpi_class_factor(9360);
     const double t_mt = smpi_time(pb, mt), t_chain = smpi_time(pb, chain);
     printf("grid5000 16 MiB in 9360 B pieces, SMPI's model: multitree %.4f s (%s), pipeline "
            "%.4f s\n",
