@@ -184,11 +184,18 @@ static void settle(hc_schedule_t *best, hc_schedule_t **s)
 
 /* Under SMPI's factors, t (in pieces of `piece` bytes) at the window rule with every latency
  * counted at the pieces' size class (latency x bandwidth factors: hc_schedule_t
- * window_bdp_factor), predicted and kept in *best when fastest. Unlike smpi_window's floor,
- * each node keeps what its own links need: grid5000, 16 MiB in 9360 B pieces down a chain,
- * the WAN senders keep 256 and 174 in flight, the others 4 (predicted 0.240 s; the plain rule
- * 0.338 s; a floor of 256 on every node 0.743 s: a node receiving 256 pieces at once starves
- * its own sends, whose way back shares its downlink). */
+ * window_bdp_factor), and at bdp_more times that, each predicted and kept in *best when
+ * fastest. Unlike smpi_window's floor, each node keeps what its own links need: grid5000, 16
+ * MiB in 9360 B pieces down a chain, the WAN senders keep 256 and 174 in flight, the others 4
+ * (predicted 0.240 s; the plain rule 0.338 s; a floor of 256 on every node 0.743 s: a node
+ * receiving 256 pieces at once starves its own sends, whose way back shares its downlink).
+ * The rule's window is the least that keeps one path busy when a piece's latency and transfer
+ * follow each other (SimGrid's model): it leaves a shared uplink idle when several trees'
+ * senders cross it, each sized as if alone (3-site grid, 63 ranks, 16 MiB multitree in 9360 B
+ * pieces: 2.375 s at the class's factor, 1.987 s at 2 x, 1.885 s at 4 x, bound 1.744 s; SMPI
+ * ran 1.888 s). Where fewer share, more is slower (grid5000 multitree: 0.2097 s at 1 x, 0.1988 s
+ * at 2 x, 0.2138 s at 4 x). */
+static const double bdp_more[] = {1.0, 2.0, 4.0};
 static void bdp_variant(const hc_problem_t *pb, const hc_schedule_t *t, uint64_t piece,
                         hc_schedule_t **best)
 {
@@ -197,10 +204,12 @@ static void bdp_variant(const hc_problem_t *pb, const hc_schedule_t *t, uint64_t
     fo.smpi_factors = 1;
     double lf = 1, bf = 1;
     hc_flow_factors(&fo, (double)piece, &lf, &bf);
-    hc_schedule_t *v = NULL;
-    if (lf * bf > 1.0 && hc_schedule_clone(t, &v) == HC_OK) {
+    for (size_t k = 0; lf * bf > 1.0 && k < sizeof bdp_more / sizeof *bdp_more; k++) {
+        hc_schedule_t *v = NULL;
+        if (hc_schedule_clone(t, &v) != HC_OK)
+            return;
         v->window = 0;
-        v->window_bdp_factor = lf * bf;
+        v->window_bdp_factor = bdp_more[k] * lf * bf;
         offer(pb, 1, v, best);
     }
 }
@@ -346,8 +355,9 @@ static void smpi_refine(const hc_problem_t *pb, hc_schedule_t **best)
 /* Under SMPI's factors a broadcast is also tried in pieces of that class, in up to this many
  * events: grid5000's 16 MiB in 9360 B pieces makes 41239 (replayed in 0.1 s); the runtime's
  * choice there went from multitree in 64 KiB pieces (0.516 s predicted, 0.509 s in SMPI) to
- * pipeline in 9360 B pieces (0.240 s, 0.2397 s in SMPI). */
-#define HC__MAX_EVENTS_BEST_CLASS 65536
+ * pipeline in 9360 B pieces (0.240 s, 0.2397 s in SMPI). The 3-site grid's 16 MiB over 63
+ * ranks makes 111166 (replayed in 0.5 to 3 s, the more in flight the longer). */
+#define HC__MAX_EVENTS_BEST_CLASS 131072
 static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
                          int smpi, hc_schedule_t **s)
 {
