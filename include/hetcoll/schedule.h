@@ -167,7 +167,8 @@ typedef struct hc_schedule {
      * which the plain rule does not see; a node-wide floor (window) would give every node the
      * window of the widest bandwidth-delay product, and a node receiving many pieces at once
      * starves its own sends there (each flow also loads its way back). The runtime offers
-     * segmented broadcasts with the pieces' latency x bandwidth factors here. (API 16) */
+     * segmented broadcasts with the pieces' latency x bandwidth factors here, and 2 x and 4 x
+     * them (several trees' senders crossing one uplink). (API 16) */
     double window_bdp_factor;
 } hc_schedule_t;
 #define HC_WINDOW_ALL UINT32_MAX
