@@ -956,8 +956,9 @@ static double smpi_class_factor(double bytes)
     return lf * bf;
 }
 
-/* The link bound of the transfers `bytes` under SMPI's model (hc_flows_bound_platform). */
-static double smpi_bound(const hc_platform_t *p, const double *bytes)
+/* The link bound under SMPI's model (hc_flows_bound_platform): of the transfers `bytes`, or,
+ * when bytes is NULL, of an m-byte broadcast from node 0 (the cut bound). */
+static double smpi_bound_of(const hc_platform_t *p, const double *bytes, uint64_t m)
 {
     hc_flow_opts_t fo;
     hc_flow_opts_init(&fo);
@@ -965,23 +966,21 @@ static double smpi_bound(const hc_platform_t *p, const double *bytes)
     hc_platform_t *bp = NULL;
     double bound;
     assert_int_equal(hc_flows_bound_platform(p, &fo, &bp), HC_OK);
-    assert_int_equal(hc_flows_bound(bp, bytes, &bound), HC_OK);
+    assert_int_equal(bytes ? hc_flows_bound(bp, bytes, &bound)
+                           : hc_flows_bcast_bound(bp, 0, (double)m, &bound),
+                     HC_OK);
     hc_platform_destroy(bp);
     return bound;
 }
 
-/* The cut bound of an m-byte broadcast from node 0 under SMPI's model. */
+static double smpi_bound(const hc_platform_t *p, const double *bytes)
+{
+    return smpi_bound_of(p, bytes, 0);
+}
+
 static double smpi_bcast_bound(const hc_platform_t *p, uint64_t m)
 {
-    hc_flow_opts_t fo;
-    hc_flow_opts_init(&fo);
-    fo.smpi_factors = 1;
-    hc_platform_t *bp = NULL;
-    double bound;
-    assert_int_equal(hc_flows_bound_platform(p, &fo, &bp), HC_OK);
-    assert_int_equal(hc_flows_bcast_bound(bp, 0, (double)m, &bound), HC_OK);
-    hc_platform_destroy(bp);
-    return bound;
+    return smpi_bound_of(p, NULL, m);
 }
 
 /* A reduction's own window is a floor on the nodes of its longest edges only: on the 3-site
