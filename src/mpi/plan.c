@@ -139,15 +139,22 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
 #define HC__MAX_PIECES_BASE 65536
 #define HC__PIECES_PER_SECOND 4096
 #define HC__MAX_PIECES 524288
-/* The fastest piece variant (every piece posted at once) is replayed again with 4, 8 and 16
- * pieces in flight per rank and each way; the first predicted within HC__PIECES_WINDOW_TIE of
- * it is kept. The flow model prices the links, not the requests: an MPI library matches each
- * arriving message against its posted receives in order, and SMPI's solver shares every link
- * among every flow in flight. 3-site grid, skewed 64 KiB exchange in 9360 B pieces: all 56826
- * at once predicted 26.18 s, 4 per rank 26.56 s (bound 26.17 s); SMPI ran the latter in
- * 26.62 s, its 31 calls in 692 s of wall time, where one call with all at once had not ended
- * after 15 minutes. */
+/* The fastest piece variant (every piece posted at once) is replayed again with 4 to 128
+ * pieces in flight per rank and each way (pieces_windows); the first predicted within
+ * HC__PIECES_WINDOW_TIE of it is kept. The flow model prices the links, not the requests: an MPI
+ * library matches each arriving message against its posted receives in order, and SMPI's solver
+ * shares every link among every flow in flight. 3-site grid, skewed 64 KiB exchange in 9360 B
+ * pieces: all 56826 at once predicted 26.18 s, 4 per rank 26.56 s (bound 26.17 s); SMPI ran the
+ * latter in 26.62 s, its 31 calls in 692 s of wall time, where one call with all at once had not
+ * ended after 15 minutes. */
 #define HC__PIECES_WINDOW_TIE 0.02
+/* Pieces leave eagerly, so what a window gates is each rank's receives, posted in planned
+ * order: a rank waits for its next planned sender while others have pieces ready. On the
+ * blocked 3-site grid (ranks grouped by site) the skewed 64 KiB exchange predicts 27.37, 27.19,
+ * 27.12 and 27.11 s with 4, 8, 16 and 32 in flight, within the tie only from 64 (26.69 s; 128:
+ * 26.18 s), which still keeps 14 times fewer transfers in flight than all 56826 at once. */
+#define HC__PIECES_WINDOWS 6
+static const uint32_t pieces_windows[HC__PIECES_WINDOWS] = {4, 8, 16, 32, 64, 128};
 /* Piece variants predicted within this fraction of each other count as equally fast. */
 #define HC__PIECES_TIE 0.005
 
@@ -617,18 +624,17 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
     /* the fastest again with windows of pieces in flight, the smallest near enough (not when
      * it loses to whole messages anyway: windowed replays of many pieces cost more, 3-site grid
      * skewed 1 MiB, 378336 pieces: 1.2 s posted at once, 9.7 s with 4 in flight) */
-    static const uint32_t windows[] = {4, 8, 16};
     const int offered = fastest && fastest->makespan < HC__VARIANT_GAIN * whole;
-    for (size_t k = 0; offered && fastest->window == HC_WINDOW_ALL && k < 3; k++) {
+    for (size_t k = 0; offered && fastest->window == HC_WINDOW_ALL && k < HC__PIECES_WINDOWS; k++) {
         hc_schedule_t *t = NULL;
         if (hc_schedule_clone(fastest, &t) != HC_OK)
             break;
-        t->window = windows[k];
+        t->window = pieces_windows[k];
         if (flow_predict(pb, t, smpi) == HC_OK &&
             t->makespan <= fastest->makespan * (1 + HC__PIECES_WINDOW_TIE) &&
             hc_schedule_set_note(t, "%s: pieces of %llu B, %u in flight per rank each way",
                                  t->algorithm, (unsigned long long)t->segment_bytes,
-                                 windows[k]) == HC_OK) {
+                                 pieces_windows[k]) == HC_OK) {
             hc_schedule_destroy(fastest);
             fastest = t;
         } else {
