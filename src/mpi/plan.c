@@ -153,8 +153,8 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
  * blocked 3-site grid (ranks grouped by site) the skewed 64 KiB exchange predicts 27.37, 27.19,
  * 27.12 and 27.11 s with 4, 8, 16 and 32 in flight, within the tie only from 64 (26.69 s; 128:
  * 26.18 s), which still keeps 14 times fewer transfers in flight than all 56826 at once. */
-#define HC__PIECES_WINDOWS 6
-static const uint32_t pieces_windows[HC__PIECES_WINDOWS] = {4, 8, 16, 32, 64, 128};
+static const uint32_t pieces_windows[] = {4, 8, 16, 32, 64, 128};
+#define HC__PIECES_WINDOWS (sizeof pieces_windows / sizeof *pieces_windows)
 /* Piece variants predicted within this fraction of each other count as equally fast. */
 #define HC__PIECES_TIE 0.005
 
