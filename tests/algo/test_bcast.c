@@ -145,6 +145,14 @@ static void test_all_bcast_algorithms(void **state)
             o2.hierarchy = 0;
             o2.segment_bytes = 100000;
             snprintf(what, sizeof what, "clusters P=%u no hierarchy, seg 100000", P);
+            hc_schedule_t *s2 = NULL;
+            if (strcmp(a->name, "rounds") == 0 &&
+                hc_schedule_compute(&pp, a->name, &o2, &s2) == HC_ERR_UNSUPPORTED) {
+                /* 11 pieces: refused only above its 4 ceil(log2 P) */
+                assert_true(P <= 3);
+                continue;
+            }
+            hc_schedule_destroy(s2);
             hc_schedule_destroy(run_checked(&pp, a->name, &o2, what));
         }
         hc_matrix_destroy(c);
@@ -305,6 +313,54 @@ static void test_ttcc_never_worse(void **state)
 
 /* The Table 1 formulas and the 1-port predictions against the simulator on homogeneous
  * platforms. */
+/* `rounds` on a homogeneous Hockney cluster (every transfer c, both ports busy for it): k
+ * pieces need at least k - 1 + ceil(log2 P) rounds, and the greedy takes at most two more
+ * (P = 2..40, k = 1..4 ceil(log2 P)); the replay equals the plan. Also: every node receives
+ * every piece exactly once (the validator), the root sends a piece per round until all left. */
+static void test_rounds_near_bound(void **state)
+{
+    (void)state;
+    int worst = 0;
+    for (uint32_t P = 2; P <= 40; P++) {
+        uint32_t lg = 0;
+        while ((1u << lg) < P)
+            lg++;
+        hc_platform_t *plat = NULL;
+        assert_int_equal(hc_platform_create(P, 1e-5, 1.25e8, &plat), HC_OK);
+        for (uint32_t k = 1; k <= 4 * lg; k++) {
+            const uint64_t seg = 8192, m = seg * k;
+            hc_matrix_t *c = NULL;
+            assert_int_equal(hc_cost_uniform(plat, HC_MODEL_HOCKNEY, m, &c), HC_OK);
+            hc_problem_t pb;
+            hc_problem_init(&pb, HC_COLL_BCAST);
+            pb.P = P;
+            pb.costs = c;
+            pb.msg_bytes = m;
+            pb.platform = plat;
+            pb.model = HC_MODEL_HOCKNEY;
+            pb.root = P / 3;
+            hc_algo_opts_t o;
+            hc_algo_opts_init(&o);
+            o.segment_bytes = seg;
+            hc_schedule_t *s = run_checked(&pb, "rounds", &o, "homogeneous");
+            assert_int_equal(s->n_events, (size_t)(P - 1) * k);
+            const double t = s->events[0].end - s->events[0].start, lb = (k - 1 + lg) * t;
+            for (size_t i = 0; i < s->n_events; i++)
+                assert_true(close_rel(s->events[i].end - s->events[i].start, t, 1e-9));
+            if (s->makespan < lb * (1 - 1e-9) || s->makespan > (lb + 2 * t) * (1 + 1e-9))
+                fprintf(stderr, "rounds P=%u k=%u: %.6g s, bound %.6g s\n", P, k, s->makespan, lb);
+            assert_true(s->makespan >= lb * (1 - 1e-9));
+            assert_true(s->makespan <= (lb + 2 * t) * (1 + 1e-9));
+            const int extra = (int)lround((s->makespan - lb) / t);
+            worst = extra > worst ? extra : worst;
+            hc_schedule_destroy(s);
+            hc_matrix_destroy(c);
+        }
+        hc_platform_destroy(plat);
+    }
+    printf("# rounds: at most %d rounds above k - 1 + ceil(log2 P) (P = 2..40)\n", worst);
+}
+
 static void test_model_vs_simulator(void **state)
 {
     (void)state;
@@ -579,10 +635,11 @@ static void test_ecef_lamax_alias(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ecef_lamax_alias),   cmocka_unit_test(test_all_bcast_algorithms),
-        cmocka_unit_test(test_oracle_gap),         cmocka_unit_test(test_ttcc_never_worse),
-        cmocka_unit_test(test_model_vs_simulator), cmocka_unit_test(test_grid5000_plogp),
-        cmocka_unit_test(test_hierarchy),          cmocka_unit_test(test_ttcc_replay_semantics),
+        cmocka_unit_test(test_ecef_lamax_alias),      cmocka_unit_test(test_all_bcast_algorithms),
+        cmocka_unit_test(test_rounds_near_bound),     cmocka_unit_test(test_oracle_gap),
+        cmocka_unit_test(test_ttcc_never_worse),      cmocka_unit_test(test_model_vs_simulator),
+        cmocka_unit_test(test_grid5000_plogp),        cmocka_unit_test(test_hierarchy),
+        cmocka_unit_test(test_ttcc_replay_semantics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
