@@ -254,7 +254,16 @@ static void window_variant(const hc_problem_t *pb, int smpi, const hc_schedule_t
  * (piece: its segment) gets the window its longest edges need whatever the rule's cap
  * (hc_schedule_reduce_node_window takes it as a floor on those edges' nodes): 1 MiB on the
  * 3-site grid in 8 KiB pieces, 0.1860 s predicted with the rule's 17, 0.1632 s with 38. */
+static uint32_t smpi_window_at(const hc_problem_t *pb, const hc_schedule_t *s, uint64_t piece,
+                               int every);
 static uint32_t smpi_window(const hc_problem_t *pb, const hc_schedule_t *s, uint64_t piece)
+{
+    return smpi_window_at(pb, s, piece, 0);
+}
+
+/* smpi_window with every event counted at `piece` bytes when `every` (else at most that). */
+static uint32_t smpi_window_at(const hc_problem_t *pb, const hc_schedule_t *s, uint64_t piece,
+                               int every)
 {
     const hc_platform_t *p = pb->platform;
     hc_flow_opts_t fo;
@@ -264,7 +273,7 @@ static uint32_t smpi_window(const hc_problem_t *pb, const hc_schedule_t *s, uint
     for (size_t i = 0; p && i < s->n_events; i++) {
         const hc_event_t *e = &s->events[i];
         double b = e->bytes ? (double)e->bytes : (double)pb->msg_bytes, lf, bf;
-        if (piece && b > (double)piece)
+        if (piece && (every || b > (double)piece))
             b = (double)piece;
         if (!(b > 0))
             continue;
@@ -365,6 +374,68 @@ static void smpi_refine(const hc_problem_t *pb, hc_schedule_t **best)
  * pipeline in 9360 B pieces (0.240 s, 0.2397 s in SMPI). The 3-site grid's 16 MiB over 63
  * ranks makes 111166 (replayed in 0.5 to 3 s, the more in flight the longer). */
 #define HC__MAX_EVENTS_BEST_CLASS 131072
+/* The segment size at which a ramp of r pieces keeps its middle pieces within `top` bytes:
+ * ramped pieces weigh min(j + 1, r, K - j) (hc__bc_ramp_offsets), so the middle ones carry
+ * m x r / (sum of the weights), more than m / K. 0: none within 4096 pieces. */
+static uint64_t ramp_class_segment(uint64_t m, uint32_t r, uint64_t top)
+{
+    for (uint64_t k = m / top + 1; top > 0 && k <= 4096 && k < m; k++) {
+        const uint64_t seg = (m + k - 1) / k, kk = (m + seg - 1) / seg;
+        uint64_t total = 0;
+        for (uint64_t j = 0; j < kk; j++) {
+            uint64_t w = j + 1 < r ? j + 1 : r;
+            total += kk - j < w ? kk - j : w;
+        }
+        if (total > 0 && (double)m * r / (double)total <= (double)top)
+            return seg;
+    }
+    return 0;
+}
+
+/* Under SMPI's factors, ramps of class_ramps_r pieces whose middle pieces stay in the best size
+ * class (smpi_ramps' ramps enlarge them out of it: 8 KiB pieces ramped over 32 make 11 KiB ones
+ * in the middle, 0.70 bytes per unit of capacity). A ramp staggers the completions of the
+ * pieces a sender posts together (smpi_ramps); a longer one staggers them over more of a WAN
+ * latency and needs more in flight: each is tried at 1, 3/2 and 2 x the window that covers its
+ * middle pieces' bandwidth-delay product (smpi_window_at). 3-site grid, 63 ranks, 1 MiB
+ * multitree (flow model, SMPI's factors): before, ramped over 16 in 8 KiB pieces at 38 in
+ * flight, 0.1795 s; at the windows 33, 50 and 66, ramped over 16 in 8192 B pieces 0.1822,
+ * 0.1785, 0.1768 s, over 32 in 7282 B pieces 0.1945, 0.1605, 0.1617 s, over 48 in 6554 B
+ * pieces 0.2062, 0.1748, 0.1616 s (SMPI ran the 0.1605 s one in 0.1610 s). */
+static const uint32_t class_ramps_r[] = {16, 32, 48};
+static void class_ramps(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
+                        double max_events, hc_schedule_t **best)
+{
+    const uint64_t m = pb->msg_bytes;
+    for (size_t i = 0; i < sizeof class_ramps_r / sizeof *class_ramps_r; i++) {
+        const uint32_t r = class_ramps_r[i];
+        const uint64_t seg = ramp_class_segment(m, r, HC__SMPI_BEST_TOP_BYTES);
+        hc_algo_opts_t v = *o;
+        v.segment_bytes = seg;
+        v.ramp_pieces = r;
+        hc_schedule_t *t = NULL;
+        if (seg == 0 || hc_schedule_compute(pb, name, &v, &t) != HC_OK ||
+            (double)t->n_events > max_events || first_piece(t, m) * r > 2 * seg) {
+            /* (a ramp's first piece is about a middle one / r; an algorithm that ignores the
+             * ramp starts with a whole segment) */
+            hc_schedule_destroy(t);
+            hc_error_clear();
+            return;
+        }
+        uint32_t w = smpi_window_at(pb, t, HC__SMPI_BEST_TOP_BYTES, 1);
+        w = w > HC__WINDOW_TRY ? w : HC__WINDOW_TRY;
+        for (uint32_t k = 2; k <= 4; k++) {
+            const uint32_t wk = (w * k + 1) / 2;
+            hc_schedule_t *c = NULL;
+            if (hc_schedule_clone(t, &c) != HC_OK)
+                break;
+            c->window = wk < HC_EXEC_MAX_BDP_WINDOW ? wk : HC_EXEC_MAX_BDP_WINDOW;
+            offer(pb, 1, c, best);
+        }
+        hc_schedule_destroy(t);
+    }
+}
+
 static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
                          int smpi, hc_schedule_t **s)
 {
@@ -432,6 +503,8 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
             ramp_offer(pb, name, o, seg, smpi, t, &best);
         keep(t, &best);
     }
+    if (smpi)
+        class_ramps(pb, name, o, cap, &best);
     if (best && best->window == HC__WINDOW_TRY) {
         hc_schedule_t *b = NULL;
         if (hc_schedule_clone(best, &b) == HC_OK) {
@@ -1054,9 +1127,23 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
                            hc_coll_name(coll), algo, c->size, hc_error_detail());
             n_sched = 0;
         } else {
-            hc__log(c, "%s: planned in %.3g s: %s (predicted %.6g s, %s %.6g s)",
-                    hc_coll_name(coll), hc__now() - t0, cand[0]->algorithm, cand[0]->makespan,
-                    lb_name, lb);
+            /* what runs, in the terms of the tuning (plan.c's variants): pieces, window */
+            const hc_schedule_t *w = cand[0];
+            char shape[96] = "";
+            int n = 0;
+            if (w->n_segments > 1)
+                n = snprintf(shape, sizeof shape, ", %u pieces", w->n_segments);
+            if (w->segment_bytes && n >= 0 && (size_t)n < sizeof shape)
+                n += snprintf(shape + n, sizeof shape - (size_t)n, ", pieces of %llu B",
+                              (unsigned long long)w->segment_bytes);
+            if (w->window && n >= 0 && (size_t)n < sizeof shape)
+                n += snprintf(shape + n, sizeof shape - (size_t)n, ", window %u", w->window);
+            if (w->window_bdp_factor > 0 && n >= 0 && (size_t)n < sizeof shape)
+                snprintf(shape + n, sizeof shape - (size_t)n, ", window rule x %.3g",
+                         w->window_bdp_factor);
+            hc__log(c, "%s: planned in %.3g s: %s%s (predicted %.6g s, %s %.6g s)",
+                    hc_coll_name(coll), hc__now() - t0, w->algorithm, shape, w->makespan, lb_name,
+                    lb);
         }
     }
     err = hc__agree(c->comm, err);

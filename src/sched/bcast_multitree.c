@@ -339,11 +339,19 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
                                      : k.tail[t] ? "site chain"
                                                  : "relay",
                                      100.0 * k.weight[t]);
+        /* a ramp: its length and largest piece (SMPI's size classes price pieces by size) */
+        char ramp[96] = "";
+        uint64_t largest = 0;
+        for (uint32_t j = 0; ramped && j < K; j++)
+            largest = off[j + 1] - off[j] > largest ? off[j + 1] - off[j] : largest;
+        if (ramped)
+            snprintf(ramp, sizeof ramp, " (ramped up and down over %u, the largest %llu bytes)",
+                     opts->ramp_pieces > 64 ? 64 : opts->ramp_pieces, (unsigned long long)largest);
         rc = hc_schedule_set_note(s,
                                   "multitree: %u pieces of %llu bytes%s over %u site trees (%s), "
                                   "inside the sites %s%.0u",
-                                  K, (unsigned long long)seg, ramped ? " (ramped up and down)" : "",
-                                  used, mix, fan[nc > 1 ? 1 : 0] ? "fan-out " : "two trees",
+                                  K, (unsigned long long)seg, ramp, used, mix,
+                                  fan[nc > 1 ? 1 : 0] ? "fan-out " : "two trees",
                                   fan[nc > 1 ? 1 : 0]);
     }
     hc__bb_free(&b);

@@ -755,6 +755,35 @@ static void test_pieces_window(void **state)
     hc_comm_destroy(c);
 }
 
+/* Ramps that keep SimGrid's best size class (plan.c class_ramps): on the 3-site grid (5 ms
+ * uplinks shared by both directions) under SMPI's model, trusting it, the 1 MiB broadcast runs
+ * the multitree in pieces ramped over more than the 16 the search had before, none above 9360 B
+ * (5761 to 9360 B move 1.087 bytes per unit of capacity, 9361 to 15423 B 0.59), and every rank
+ * gets the root's bytes. */
+static void test_bcast_class_ramp(void **state)
+{
+    (void)state;
+    if (size < 3 || size > 64)
+        skip();
+    char spec[96];
+    snprintf(spec, sizeof spec, "random:sites:sites=3:nodes=%d:interleave=1", (size + 2) / 3);
+    hc_comm_t *c = smpi_model_comm(spec);
+    for (int rep = 0; rep < 3; rep++)
+        check_bcast(c, 131072, MPI_DOUBLE, sizeof(double), 0);
+    const char *note = hc_comm_last_note(c);
+    if (rank == 0)
+        printf("bcast 1 MiB on %s: %s: %s\n", spec, hc_comm_last_algorithm(c), note);
+    unsigned over = 0;
+    unsigned long long largest = 0;
+    const char *r = strstr(note, "ramped up and down over ");
+    assert_non_null(r);
+    assert_int_equal(
+        sscanf(r, "ramped up and down over %u, the largest %llu bytes", &over, &largest), 2);
+    assert_true(over > 16);
+    assert_true(largest <= 9360);
+    hc_comm_destroy(c);
+}
+
 /* Pieces with a wide window (plan.c pieces_windows): with the ranks grouped by site and the
  * skew of the oracle's exchange (ranks r % 5 == 0 send 10 x 64 KiB), windows of up to 16 pieces
  * per rank are predicted more than 2 % slower than all at once (each rank receives in planned
@@ -1135,6 +1164,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_alltoallv_pieces),
         cmocka_unit_test(test_alltoallv_pieces_cross),
         cmocka_unit_test(test_pieces_window),
+        cmocka_unit_test(test_bcast_class_ramp),
         cmocka_unit_test(test_pieces_wide_window),
         cmocka_unit_test(test_alltoallv_auto),
         cmocka_unit_test(test_bcast_all_algorithms),
