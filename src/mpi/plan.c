@@ -375,7 +375,8 @@ static void smpi_refine(const hc_problem_t *pb, hc_schedule_t **best)
  * ranks makes 111166 (replayed in 0.5 to 3 s, the more in flight the longer). */
 #define HC__MAX_EVENTS_BEST_CLASS 131072
 /* The segment size at which a ramp of r pieces keeps its middle pieces within `top` bytes:
- * ramped pieces weigh min(j + 1, r, K - j) (hc__bc_ramp_offsets), so the middle ones carry
+ * ramped pieces weigh min(j + 1, r, K - j) (hc__bc_ramp_offsets in the scheduling layer, whose
+ * weights are not exported to the runtime), so the middle ones carry
  * m x r / (sum of the weights), more than m / K. 0: none within 4096 pieces. */
 static uint64_t ramp_class_segment(uint64_t m, uint32_t r, uint64_t top)
 {
@@ -393,8 +394,8 @@ static uint64_t ramp_class_segment(uint64_t m, uint32_t r, uint64_t top)
 }
 
 /* Under SMPI's factors, ramps of class_ramps_r pieces whose middle pieces stay in the best size
- * class (smpi_ramps' ramps enlarge them out of it: 8 KiB pieces ramped over 32 make 11 KiB ones
- * in the middle, 0.70 bytes per unit of capacity). A ramp staggers the completions of the
+ * class (smpi_ramps' ramps enlarge them out of it: 8 KiB pieces ramped over 32 make middle ones
+ * of 10810 B, 0.59 bytes per unit of capacity). A ramp staggers the completions of the
  * pieces a sender posts together (smpi_ramps); a longer one staggers them over more of a WAN
  * latency and needs more in flight: each is tried at 1, 3/2 and 2 x the window that covers its
  * middle pieces' bandwidth-delay product (smpi_window_at). 3-site grid, 63 ranks, 1 MiB
