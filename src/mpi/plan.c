@@ -368,6 +368,7 @@ static void smpi_refine(const hc_problem_t *pb, hc_schedule_t **best)
 /* The largest message of SimGrid's best size class (1.087 bytes per unit of capacity, 2.19
  * latencies: 5761 to 9360 B, hc_flow_factors). */
 #define HC__SMPI_BEST_TOP_BYTES 9360u
+#define HC__SMPI_BEST_BOTTOM_BYTES 5761u
 /* Under SMPI's factors a broadcast is also tried in pieces of that class, in up to this many
  * events: grid5000's 16 MiB in 9360 B pieces makes 41239 (replayed in 0.1 s); the runtime's
  * choice there went from multitree in 64 KiB pieces (0.516 s predicted, 0.509 s in SMPI) to
@@ -451,12 +452,18 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
      * 65471 B: 0.70 bytes per unit of capacity, 0.94 from 65472 B on, but 3.49 latencies
      * instead of 11.6): 3-site grid, 16 MiB, m / 260 = 64528 B pieces were predicted 3.07 s,
      * 65472 B ones 2.60 s (at the rule's windows); on grid5000 32 KiB pieces stay the best */
-    uint64_t tries[] = {seg0, 2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16, 0, 0};
+    uint64_t tries[] = {seg0, 2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16, 0, 0, 0};
     const size_t n_tries = sizeof tries / sizeof *tries;
-    for (size_t i = 0; smpi && i + 2 < n_tries; i++)
+    for (size_t i = 0; smpi && i + 3 < n_tries; i++)
         if (tries[i] >= HC__SMPI_MID_BYTES && tries[i] < HC__SMPI_LARGE_BYTES)
-            tries[n_tries - 2] = HC__SMPI_LARGE_BYTES;
-    /* and the best class's largest pieces (their own event cap) */
+            tries[n_tries - 3] = HC__SMPI_LARGE_BYTES;
+    /* the best class's smallest pieces (the most pieces, the shortest pipeline fill: fat tree,
+     * 64 KiB, two-tree in 5958 B pieces, 2 in flight: 1.15 ms predicted, against 1.26 ms in
+     * 8 KiB ones), and its largest (their own event cap) */
+    if (smpi && m / HC__SMPI_BEST_BOTTOM_BYTES >= 2) {
+        const uint64_t n = m / HC__SMPI_BEST_BOTTOM_BYTES;
+        tries[n_tries - 2] = (m + n - 1) / n;
+    }
     if (smpi)
         tries[n_tries - 1] = HC__SMPI_BEST_TOP_BYTES;
     const int floors = !smpi;
@@ -498,6 +505,12 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
         const int ramps = i != n_tries - 1;
         if (smpi)
             bdp_variant(pb, t, seg, &best);
+        /* where the rule's window covers the latencies (sw 0) it is one send at a time on
+         * short links, and a node feeding two children (two-tree) keeps its NIC busy only
+         * with 2 (fat tree, 64 KiB in 8 KiB pieces under SMPI's factors: 1.49 ms with the rule,
+         * 1.26 ms with 2, 1.51 ms with 3) */
+        for (uint32_t sw_small = 2; smpi && sw == 0 && sw_small <= 3; sw_small++)
+            window_variant(pb, smpi, t, sw_small, &best);
         if (smpi && ramps)
             smpi_ramps(pb, name, o, seg, sw, first_piece(t, m), &best);
         if (ramps && (smpi ? sw != 0 : i > 0)) /* at the rule's windows (seg0's: above) */
