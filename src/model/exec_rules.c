@@ -34,7 +34,7 @@ static uint32_t window(const hc_platform_t *p, const hc_schedule_t *s, uint32_t 
     /* a segmented broadcast's last piece, when smaller than its first, is what is left of m
      * (m = 64 KiB in 9352 B pieces leaves 72 B): it paces nothing, and counted as the quickest
      * transfer it raised the window to the cap, every piece of a pipeline posted at once (fat
-     * tree, 24 ranks: 11.3 ms predicted instead of 2.5 ms). A ramp's ends are small on purpose
+     * tree, 24 ranks: 11.3 ms predicted instead of 2.6 ms). A ramp's ends are small on purpose
      * and its first piece counts as before. */
     const uint32_t last = s->coll == HC_COLL_BCAST && s->n_segments > 1 ? s->n_segments - 1 : 0;
     for (size_t i = 0; last && i < s->n_events; i++)

@@ -458,7 +458,7 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
         if (tries[i] >= HC__SMPI_MID_BYTES && tries[i] < HC__SMPI_LARGE_BYTES)
             tries[n_tries - 3] = HC__SMPI_LARGE_BYTES;
     /* the best class's smallest pieces (the most pieces, the shortest pipeline fill: fat tree,
-     * 64 KiB, two-tree in 5958 B pieces, 2 in flight: 1.15 ms predicted, against 1.26 ms in
+     * 64 KiB, two-tree in 5958 B pieces, 2 in flight: 1.13 ms predicted, against 1.26 ms in
      * 8 KiB ones), and its largest (their own event cap) */
     if (smpi && m / HC__SMPI_BEST_BOTTOM_BYTES >= 2) {
         const uint64_t n = m / HC__SMPI_BEST_BOTTOM_BYTES;
