@@ -19,7 +19,9 @@
  *    schedule is kept only when it is clearly faster than native: its median below HC__MARGIN
  *    times native's, and faster than native in at least 3 of 4 rounds after the first (paired
  *    by round, so a burst of load that slowed one round does not decide; the first round pays
- *    one-time costs). When the leader is within
+ *    one-time costs); or when the two samples separate (faster in each of at least 4 paired
+ *    rounds after the first, its slowest trial below native's fastest: a smaller gain that
+ *    noise cannot explain; tune_rule.c). When the leader is within
  *    HC__CLOSE of native, the rounds are doubled (up to HC__TUNE_TRIALS) before deciding.
  *  - The decision is measured again after 8 times as many calls (a cheap re-check: the
  *    candidates are kept), and a new epoch plans afresh.
@@ -27,10 +29,9 @@
  * sizes wait longer before they are planned (c->plan_after), so a job where hetcoll cannot
  * help stops paying for planning. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "mpi_internal.h"
+#include "tune_rule.h"
 
 #define HC__DROP_RATIO 1.5 /* a schedule's best trial this much slower than the leader... */
 #define HC__DROP_FIRST 4.0 /* ... or its first one this much: dropped */
@@ -47,18 +48,9 @@ int hc__cand_order(hc_comm_t *c, const hc__entry_t *e, hc__cand_t *k, const hc__
     return err;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median(const hc__cand_t *k)
 {
-    double t[HC__TUNE_TRIALS];
-    memcpy(t, k->t, sizeof t[0] * k->n_t);
-    qsort(t, k->n_t, sizeof t[0], cmp_double);
-    return k->n_t % 2 ? t[k->n_t / 2] : 0.5 * (t[k->n_t / 2 - 1] + t[k->n_t / 2]);
+    return hc__tune_median(k->t, k->n_t);
 }
 
 static double best(const hc__cand_t *k)
@@ -135,18 +127,10 @@ static uint32_t leader(const hc__entry_t *e)
     return l;
 }
 
-/* Does schedule x beat native clearly: median below HC__MARGIN x native's and faster in at
- * least 3 of 4 of the rounds both ran? */
+/* Does schedule x beat native clearly (tune_rule.h)? */
 static int clearly_faster(const hc__cand_t *x, const hc__cand_t *nat)
 {
-    if (!(median(x) < HC__MARGIN * median(nat)))
-        return 0;
-    /* The first round is left out when there are others: a schedule's first call pays
-     * one-time costs (connections, buffers) that native paid before tuning began. */
-    uint32_t n = x->n_t < nat->n_t ? x->n_t : nat->n_t, wins = 0, first = n > 1;
-    for (uint32_t i = first; i < n; i++)
-        wins += x->t[i] < nat->t[i];
-    return 4 * wins >= 3 * (n - first);
+    return hc__tune_keeps(x->t, x->n_t, nat->t, nat->n_t, HC__MARGIN);
 }
 
 /* The leader is a schedule whose median is near native's: worth more rounds. */
