@@ -35,7 +35,7 @@
 
 #define HC__DROP_RATIO 1.5 /* a schedule's best trial this much slower than the leader... */
 #define HC__DROP_FIRST 4.0 /* ... or its first one this much: dropped */
-#define HC__MARGIN 0.9     /* a schedule runs only when measured 10 % faster than native */
+#define HC__MARGIN 0.9     /* 10 % faster than native, or samples that separate (tune_rule.h) */
 #define HC__CLOSE 0.8      /* a leader measured between 0.8 and 1.25 x native: more rounds */
 #define HC__RECHECK_FACTOR 8
 #define HC__TRIAL_MIN 5e-4 /* seconds: shorter calls are measured in batches ... */
