@@ -170,8 +170,18 @@ typedef struct hc_schedule {
      * segmented broadcasts with the pieces' latency x bandwidth factors here, and 2 x and 4 x
      * them (several trees' senders crossing one uplink). (API 16) */
     double window_bdp_factor;
+    /* Execution of a total exchange in pieces: the order each node posts its receives.
+     * HC_RECV_MESSAGES (0): message by message in planned order, each message's pieces in turn;
+     * HC_RECV_ROUND_ROBIN: piece 0 of every message in planned order, then piece 1, and so on
+     * (each sender's pieces stay in order), so the pieces a window holds come from several
+     * senders over several routes instead of one. Every send is then posted at once
+     * (hc_schedule_exec_windows), which keeps the exchange free of deadlock whatever the
+     * receive order. (API 17) */
+    uint32_t recv_order;
 } hc_schedule_t;
 #define HC_WINDOW_ALL UINT32_MAX
+#define HC_RECV_MESSAGES 0u
+#define HC_RECV_ROUND_ROBIN 1u
 
 /* Empty schedule (makespan 0, lower_bound NAN, n_segments 1). Caller frees with
  * hc_schedule_destroy. */
@@ -248,7 +258,10 @@ int hc_lower_bound(const hc_problem_t *pb, double *out);
 #define HC_EXEC_MAX_WINDOW 16
 #define HC_EXEC_MAX_BDP_WINDOW 256 /* (API 9) */
 #define HC_EXEC_SMALL_BYTES 4096
-/* A schedule's own window (s->window) replaces the rule; a segmented broadcast's is a floor on
+/* A total exchange whose receives go round-robin (s->recv_order, API 17) posts every send at
+ * once (*send_window = 0): its receive order differs from its senders' orders, and only sends
+ * that are all posted keep every node's receives matchable. A schedule's own window (s->window)
+ * replaces the rule; a segmented broadcast's is a floor on
  * each node's send window instead (a WAN sender keeps what covers its latency), and its
  * receives stay all posted. The rule counts every latency s->window_bdp_factor times (when
  * above 1; API 16). */

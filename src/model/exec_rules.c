@@ -76,10 +76,13 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
     /* a broadcast's own window is a floor on each node's rule (a WAN sender keeps what covers
      * its latency); its receives are all posted (below) */
     const uint32_t floor_w = s->coll == HC_COLL_BCAST ? s->window : 0;
+    /* round-robin receives: every send posted at once, else a node's send window could hold
+     * sends its receivers post last (whole messages above the eager limit block) */
+    const int rr = s->coll == HC_COLL_ALLTOALL && s->recv_order == HC_RECV_ROUND_ROBIN;
     if (s->window && (s->coll != HC_COLL_BCAST || s->window == HC_WINDOW_ALL)) {
         *send_window = *recv_window = s->window == HC_WINDOW_ALL ? 0 : s->window;
-        if (s->coll == HC_COLL_BCAST)
-            *recv_window = 0;
+        if (s->coll == HC_COLL_BCAST || rr)
+            *(rr ? send_window : recv_window) = 0;
         return HC_OK;
     }
     size_t ns = 0, nr = 0;
@@ -100,11 +103,12 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
     }
     double *t = hc__malloc((ns > nr ? ns : nr) + 1, sizeof *t);
     if (!t) {
-        *send_window = *recv_window = 1;
+        *send_window = rr ? 0 : 1;
+        *recv_window = 1;
         return hc__error(HC_ERR_NOMEM, "hc_schedule_exec_windows: out of memory");
     }
-    *send_window = window(p, s, node, 0, ns, t);
-    if (*send_window < floor_w)
+    *send_window = rr ? 0 : window(p, s, node, 0, ns, t);
+    if (!rr && *send_window < floor_w)
         *send_window = floor_w;
     /* a broadcast posts every receive at once: each is for one (sender, segment) */
     *recv_window = s->coll == HC_COLL_BCAST ? 0 : window(p, s, node, 1, nr, t);

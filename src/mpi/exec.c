@@ -149,8 +149,10 @@ int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, uint64_t plan_by
         o->ws = hc_schedule_reduce_node_window(s, c->platform, (uint32_t)c->rank);
     }
     if ((s->coll == HC_COLL_ALLTOALL || (s->coll == HC_COLL_BCAST && !s->parent2)) &&
-        hc_schedule_exec_windows(s, c->platform, (uint32_t)c->rank, &o->ws, &o->wr) != HC_OK)
-        o->ws = o->wr = 1;
+        hc_schedule_exec_windows(s, c->platform, (uint32_t)c->rank, &o->ws, &o->wr) != HC_OK) {
+        o->ws = s->recv_order == HC_RECV_ROUND_ROBIN ? 0 : 1; /* see hc_schedule_exec_windows */
+        o->wr = 1;
+    }
     if (s->coll == HC_COLL_BCAST && !s->parent2 && s->n_segments > 1) {
         err = segment_ranges(c, s, plan_bytes, o);
         if (err != MPI_SUCCESS) {
@@ -286,6 +288,35 @@ size_t hc__msg_pieces(uint32_t k, const hc__msg_t *w, uint64_t bytes, hc__msg_t 
     return k;
 }
 
+/* The receives r[0..nr) (messages of cnt[i] consecutive pieces) in round-robin order: piece 0
+ * of every message, then piece 1, ... (each message's pieces keep their order, which is what
+ * MPI's non-overtaking rule needs: every piece from one peer carries the same tag). */
+static int round_robin(hc__msg_t *r, const size_t *cnt, size_t n_msgs, size_t nr)
+{
+    hc__msg_t *t = malloc(sizeof *t * (nr + 1));
+    size_t *at = malloc(sizeof *at * (n_msgs + 1));
+    if (!t || !at) {
+        free(t);
+        free(at);
+        return hc__fail(MPI_ERR_NO_MEM, "out of memory ordering an exchange's receives");
+    }
+    size_t most = 0, q = 0;
+    for (size_t i = 0; i < n_msgs; i++) {
+        at[i] = q;
+        q += cnt[i];
+        most = cnt[i] > most ? cnt[i] : most;
+    }
+    q = 0;
+    for (size_t j = 0; j < most; j++)
+        for (size_t i = 0; i < n_msgs; i++)
+            if (j < cnt[i])
+                t[q++] = r[at[i] + j];
+    memcpy(r, t, sizeof *t * nr);
+    free(t);
+    free(at);
+    return MPI_SUCCESS;
+}
+
 int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__msg_t *m,
                       hc__msg_t **out, size_t *ns_out, size_t *nr_out)
 {
@@ -312,6 +343,22 @@ int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__ms
             }
             q += k;
         }
+    if (s->recv_order == HC_RECV_ROUND_ROBIN && o->nr > 1) {
+        size_t *cnt = malloc(sizeof *cnt * o->nr);
+        int err = cnt ? MPI_SUCCESS
+                      : hc__fail(MPI_ERR_NO_MEM, "out of memory ordering an exchange's receives");
+        for (size_t i = 0; cnt && i < o->nr; i++) {
+            const hc_event_t *e = &s->events[o->recvs[i]];
+            cnt[i] = hc_schedule_message_pieces(s, e->src, e->dst, e->bytes);
+        }
+        if (err == MPI_SUCCESS)
+            err = round_robin(pm + n[0], cnt, o->nr, n[1]);
+        free(cnt);
+        if (err != MPI_SUCCESS) {
+            free(pm);
+            return err;
+        }
+    }
     *out = pm;
     *ns_out = n[0];
     *nr_out = n[1];

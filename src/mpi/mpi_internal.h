@@ -376,7 +376,8 @@ int hc__exchange_run(MPI_Comm comm, hc__msg_t *sends, size_t ns, uint32_t ws, hc
 
 /* A total exchange in pieces (hc_schedule_message_pieces): the messages m[0 .. ns) (sends, of
  * events o->sends) and m[ns .. ns + nr) (receives, of o->recvs), each of its event's bytes at
- * m->buf, become their pieces in *out (MPI_BYTE, each message's pieces consecutive, in its place);
+ * m->buf, become their pieces in *out (MPI_BYTE, each message's pieces consecutive, in its place;
+ * with s->recv_order HC_RECV_ROUND_ROBIN the receives' pieces round-robin over the messages);
  * *ns_out and *nr_out count them. The caller frees *out. Each message's buffer must hold its
  * bytes contiguously (hc__dense_type, or MPI_BYTE scratch). */
 int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__msg_t *m,

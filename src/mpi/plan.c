@@ -80,6 +80,7 @@ static void sighting_forget(hc_comm_t *c, uint64_t h)
 static int same_shape(const hc_schedule_t *a, const hc_schedule_t *b)
 {
     if (a->coll != b->coll || a->n_events != b->n_events || a->n_segments != b->n_segments ||
+        a->recv_order != b->recv_order ||
         (a->coll == HC_COLL_ALLTOALL && a->segment_bytes != b->segment_bytes) ||
         !a->piece_groups != !b->piece_groups ||
         (a->piece_groups && b->piece_groups && a->P == b->P &&
@@ -651,13 +652,13 @@ static void rows_variant(const hc_problem_t *pb, const hc_problem_t *rows, const
  * message and within the pieces allowed (HC__MAX_PIECES_BASE, more for long exchanges), predicted
  * by the flow model; the fastest (the fewer transfers among near ties), with a window when near as
  * fast (HC__PIECES_WINDOW_TIE), into *best when predicted HC__VARIANT_GAIN faster than `whole`
- * (post-all's time). Where a message's rate depends on its size (HETCOLL_FLOW_MODEL=smpi: SimGrid's
- * factors) pieces of 5761 to 9360 B move 1.087 bytes per unit of capacity, whole 64 KiB messages
- * 0.94, and pay 2.19 latencies instead of 11.6: the fat tree's 64 KiB all-to-all is predicted
- * 0.0274 s in 8 KiB pieces against 0.0317 s whole, gusto's 132 s against 152.8 s and grid5000's
- * 0.0332 s against 0.1499 s. */
+ * (post-all's time); with a window, *best again with its receives round-robin into *rr. Where a
+ * message's rate depends on its size (HETCOLL_FLOW_MODEL=smpi: SimGrid's factors) pieces of 5761 to
+ * 9360 B move 1.087 bytes per unit of capacity, whole 64 KiB messages 0.94, and pay 2.19 latencies
+ * instead of 11.6: the fat tree's 64 KiB all-to-all is predicted 0.0274 s in 8 KiB pieces against
+ * 0.0317 s whole, gusto's 132 s against 152.8 s and grid5000's 0.0332 s against 0.1499 s. */
 static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int smpi, double whole,
-                           hc_schedule_t **best)
+                           hc_schedule_t **best, hc_schedule_t **rr)
 {
     uint64_t most = 0;
     for (uint32_t i = 0; i < pb->P; i++)
@@ -733,6 +734,24 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
         *best = fastest;
     else
         hc_schedule_destroy(fastest);
+    /* and with its receives round-robin, for the tuner to measure beside it: the flow model sees
+     * the windows' lock step, not the noise that breaks it (docs/design.md, "Round-robin
+     * receives") */
+    hc_schedule_t *t = NULL;
+    if (*best && (*best)->window != HC_WINDOW_ALL && hc_schedule_clone(*best, &t) == HC_OK) {
+        t->recv_order = HC_RECV_ROUND_ROBIN;
+        if (flow_predict(pb, t, smpi) == HC_OK &&
+            hc_schedule_set_note(t,
+                                 "%s: pieces of %llu B, %u in flight per rank, receives "
+                                 "round-robin",
+                                 t->algorithm, (unsigned long long)t->segment_bytes,
+                                 t->window) == HC_OK) {
+            *rr = t;
+            t = NULL;
+        }
+    }
+    hc_schedule_destroy(t);
+    hc_error_clear();
 }
 
 /* Rank 0: the schedules to offer. A forced algorithm gives one. "auto" gives the best
@@ -787,7 +806,7 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         return rc;
     }
     size_t n_algos = hc_algo_count(), n = 0;
-    hc_schedule_t **all = calloc(n_algos + 1, sizeof *all);
+    hc_schedule_t **all = calloc(n_algos + 2, sizeof *all); /* + the piece variants */
     if (!all)
         return hc_error_set(HC_ERR_NOMEM, "out of memory planning");
     /* auto plans a reduction with sender-receiver costs; the algorithms of 003's rows (each
@@ -824,7 +843,7 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         if (last == HC_OK && links && (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE))
             shape_variants(pb, a->name, &o, smpi, &s);
         if (last == HC_OK && links && pieces && strcmp(a->name, "post-all") == 0)
-            piece_variants(pb, &o, smpi, s->makespan, &all[n_algos]);
+            piece_variants(pb, &o, smpi, s->makespan, &all[n_algos], &all[n_algos + 1]);
         if (last == HC_OK)
             all[n++] = s;
     }
@@ -835,14 +854,15 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         hc_schedule_t *whole = NULL;
         if (hc_schedule_compute(exch, "post-all", &o, &whole) == HC_OK &&
             flow_predict(exch, whole, smpi) == HC_OK)
-            piece_variants(exch, &o, smpi, whole->makespan, &all[n_algos]);
+            piece_variants(exch, &o, smpi, whole->makespan, &all[n_algos], &all[n_algos + 1]);
         hc_schedule_destroy(whole);
         hc_error_clear();
     }
-    if (all[n_algos]) { /* the piece variant */
-        all[n++] = all[n_algos];
-        all[n_algos] = NULL;
-    }
+    for (size_t k = n_algos; k < n_algos + 2; k++)
+        if (all[k]) { /* the piece variants */
+            all[n++] = all[k];
+            all[k] = NULL;
+        }
     if (n == 0) {
         free(all);
         hc_problem_destroy(rows);
@@ -909,7 +929,7 @@ static int exchange_of(const hc_comm_t *c, const hc_problem_t *pb, hc_problem_t 
 typedef struct {
     int32_t status, coll; /* coll: a redistribution's candidate may be an exchange */
     uint32_t n_events, n_steps, n_segments, has_parent, n_members, has_groups;
-    uint32_t root, n1, n2, k, window;
+    uint32_t root, n1, n2, k, window, recv_order;
     double makespan, lower_bound, beta, window_bdp_factor;
     uint64_t segment_bytes;
     char algorithm[48];
@@ -936,6 +956,7 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
         h.k = (*s)->k;
         h.beta = (*s)->beta;
         h.window = (*s)->window;
+        h.recv_order = (*s)->recv_order;
         h.window_bdp_factor = (*s)->window_bdp_factor;
         h.segment_bytes = (*s)->segment_bytes;
         memcpy(h.algorithm, (*s)->algorithm, sizeof h.algorithm);
@@ -978,6 +999,7 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
             (*s)->k = h.k;
             (*s)->beta = h.beta;
             (*s)->window = h.window;
+            (*s)->recv_order = h.recv_order;
             (*s)->window_bdp_factor = h.window_bdp_factor;
             (*s)->segment_bytes = h.segment_bytes;
             memcpy((*s)->algorithm, h.algorithm, sizeof h.algorithm);
@@ -1153,8 +1175,10 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
             if (w->window && n >= 0 && (size_t)n < sizeof shape)
                 n += snprintf(shape + n, sizeof shape - (size_t)n, ", window %u", w->window);
             if (w->window_bdp_factor > 0 && n >= 0 && (size_t)n < sizeof shape)
-                snprintf(shape + n, sizeof shape - (size_t)n, ", window rule x %.3g",
-                         w->window_bdp_factor);
+                n += snprintf(shape + n, sizeof shape - (size_t)n, ", window rule x %.3g",
+                              w->window_bdp_factor);
+            if (w->recv_order == HC_RECV_ROUND_ROBIN && n >= 0 && (size_t)n < sizeof shape)
+                snprintf(shape + n, sizeof shape - (size_t)n, ", receives round-robin");
             hc__log(c, "%s: planned in %.3g s: %s%s (predicted %.6g s, %s %.6g s)",
                     hc_coll_name(coll), hc__now() - t0, w->algorithm, shape, w->makespan, lb_name,
                     lb);

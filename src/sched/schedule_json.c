@@ -224,6 +224,8 @@ int hc_schedule_to_json(const hc_schedule_t *s, char **out)
         json_object_set_new(root, "segment_bytes", json_integer((json_int_t)s->segment_bytes));
     if (s->coll == HC_COLL_ALLTOALL && s->piece_groups)
         json_object_set_new(root, "piece_groups", jint_array(s->piece_groups, s->P));
+    if (s->coll == HC_COLL_ALLTOALL && s->recv_order == HC_RECV_ROUND_ROBIN)
+        json_object_set_new(root, "recv_order", json_string("round-robin"));
     if (s->coll == HC_COLL_REDUCE && s->has_search) {
         json_t *o = json_object();
         json_object_set_new(o, "nodes_visited", jreal(s->search.nodes_visited));
@@ -368,7 +370,7 @@ static int is_known(hc_coll_t coll, const char *key)
     static const char *const redist[] = {"n1", "n2", "k", "beta", "cost", "steps"};
     static const char *const bcast[] = {"root", "segments", "parent", "trees"};
     static const char *const reduce[] = {"root", "search", "segment_bytes"};
-    static const char *const alltoall[] = {"segment_bytes", "piece_groups"};
+    static const char *const alltoall[] = {"segment_bytes", "piece_groups", "recv_order"};
     for (size_t i = 0; i < sizeof common / sizeof *common; i++)
         if (strcmp(key, common[i]) == 0)
             return 1;
@@ -769,6 +771,11 @@ static int parse_root(const ctx_t *c, json_t *root, hc_schedule_t **out)
     if (coll == HC_COLL_ALLTOALL && json_object_get(root, "piece_groups"))
         TRY(parse_tree(c, json_object_get(root, "piece_groups"), "piece_groups", P,
                        &s->piece_groups));
+    v = coll == HC_COLL_ALLTOALL ? json_object_get(root, "recv_order") : NULL;
+    if (v && json_is_string(v) && strcmp(json_string_value(v), "round-robin") == 0)
+        s->recv_order = HC_RECV_ROUND_ROBIN;
+    else if (v && !(json_is_string(v) && strcmp(json_string_value(v), "messages") == 0))
+        TRY(perr(c, "recv_order", "must be \"messages\" or \"round-robin\""));
     v = json_object_get(root, "note");
     if (v) {
         if (!json_is_string(v))

@@ -4,7 +4,8 @@
  *
  * A transfer starts once its sender has posted it and its receiver has posted the matching
  * receive. What gates each side, as in the runtime:
- *   - total exchange: a node's sends and its receives in planned order, at most the windows of
+ *   - total exchange: a node's sends and its receives in planned order (its receives
+ *     round-robin over its messages' pieces with HC_RECV_ROUND_ROBIN), at most the windows of
  *     hc_schedule_exec_windows in flight (0: all at once);
  *   - broadcast: a whole message is sent one send and one receive at a time in planned
  *     order; a segmented one keeps the sends of hc_schedule_exec_windows in flight, posted in
@@ -340,8 +341,10 @@ static int groups(fr_t *f, const hc_schedule_t *s, const hc_platform_t *pl, size
 }
 
 /* A total exchange in pieces: the node lists of events (off, idx) become lists of transfers,
- * event i's pieces xf[i] .. xf[i + 1] - 1 in its place. Replaces *idx. */
-static int expand(size_t P, const size_t *xf, size_t *off, size_t **idx)
+ * event i's pieces xf[i] .. xf[i + 1] - 1 in its place, or (round_robin: a node's receives,
+ * HC_RECV_ROUND_ROBIN) piece 0 of each of the node's events in order, then piece 1, ...
+ * Replaces *idx. */
+static int expand(size_t P, const size_t *xf, size_t *off, size_t **idx, int round_robin)
 {
     size_t n = 0;
     for (size_t q = 0; q < off[P]; q++)
@@ -351,11 +354,18 @@ static int expand(size_t P, const size_t *xf, size_t *off, size_t **idx)
         return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
     size_t k = 0;
     for (size_t u = 0; u < P; u++) {
-        size_t from = off[u];
+        size_t from = off[u], most = 0;
         off[u] = k;
-        for (size_t q = from; q < off[u + 1]; q++)
-            for (size_t y = xf[(*idx)[q]]; y < xf[(*idx)[q] + 1]; y++)
+        for (size_t q = from; q < off[u + 1]; q++) {
+            const size_t c = xf[(*idx)[q] + 1] - xf[(*idx)[q]];
+            most = c > most ? c : most;
+            for (size_t y = xf[(*idx)[q]]; !round_robin && y < xf[(*idx)[q] + 1]; y++)
                 out[k++] = y;
+        }
+        for (size_t j = 0; round_robin && j < most; j++)
+            for (size_t q = from; q < off[u + 1]; q++)
+                if (xf[(*idx)[q]] + j < xf[(*idx)[q] + 1])
+                    out[k++] = xf[(*idx)[q]] + j;
     }
     off[P] = k;
     free(*idx);
@@ -402,9 +412,9 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
     if (rc == HC_OK)
         rc = lists(s, order, 1, &ro, &ri);
     if (rc == HC_OK && xf)
-        rc = expand(s->P, xf, so, &si);
+        rc = expand(s->P, xf, so, &si, 0);
     if (rc == HC_OK && xf)
-        rc = expand(s->P, xf, ro, &ri);
+        rc = expand(s->P, xf, ro, &ri, s->recv_order == HC_RECV_ROUND_ROBIN);
     free(xf);
     if (rc == HC_OK && s->coll == HC_COLL_ALLTOALL)
         return groups(f, s, pl, so, si, ro, ri);

@@ -1170,6 +1170,87 @@ static void test_alltoall_pieces(void **state)
  * `pieces` does. Under SMPI's factors the cross-site pieces come within 1.02x of the link bound
  * where whole messages cannot (1.1x), with fewer transfers than `pieces`; the groups go through
  * JSON, and a group id out of range is an error naming the field. */
+/* Round-robin receives (HC_RECV_ROUND_ROBIN): each node posts piece 0 of every message, then
+ * piece 1, ...; its sends all at once (the receive order is no sender's order). With one receive
+ * in flight the model shows the order: a node's cut messages arrive one after the other in
+ * message order, interleaved (every two overlap) round-robin. Both keep the link bound; the
+ * order survives the JSON round trip and a bad one names its field. */
+static void test_alltoall_recv_round_robin(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_load("random:sites:sites=3:nodes=2:interleave=1", &p), HC_OK);
+    const uint32_t P = hc_platform_size(p);
+    hc_matrix_t *sizes = NULL;
+    double *bytes = NULL;
+    hc_problem_t *pb = a2a_problem(p, 0, &sizes, &bytes);
+    hc_schedule_t *mo = NULL, *rr = NULL;
+    assert_int_equal(hc_schedule_compute(pb, "pieces-cross", NULL, &mo), HC_OK);
+    mo->window = 1;
+    assert_int_equal(hc_schedule_clone(mo, &rr), HC_OK);
+    rr->recv_order = HC_RECV_ROUND_ROBIN;
+    uint32_t ws = 9, wr = 9;
+    assert_int_equal(hc_schedule_exec_windows(mo, p, 0, &ws, &wr), HC_OK);
+    assert_true(ws == 1 && wr == 1);
+    assert_int_equal(hc_schedule_exec_windows(rr, p, 0, &ws, &wr), HC_OK);
+    assert_true(ws == 0 && wr == 1); /* every send posted */
+    rr->window = 0;                  /* the rule: its sends too */
+    assert_int_equal(hc_schedule_exec_windows(rr, p, 0, &ws, &wr), HC_OK);
+    assert_int_equal(ws, 0);
+    rr->window = 1;
+    const double bound = smpi_bound(p, bytes);
+    double t[2];
+    for (int k = 0; k < 2; k++) {
+        hc_schedule_t *s = k ? rr : mo;
+        hc_sim_opts_t o;
+        hc_sim_opts_init(&o);
+        o.network = HC_NETWORK_FLOW;
+        o.smpi_factors = 1;
+        hc_sim_result_t *r = NULL;
+        assert_int_equal(hc_simulate(s, pb, &o, &r), HC_OK);
+        t[k] = r->makespan;
+        assert_true(t[k] >= bound * (1 - 1e-9));
+        for (uint32_t u = 0; u < P; u++) /* node u's cut messages, pairwise */
+            for (size_t a = 0; a < s->n_events; a++)
+                for (size_t b = a + 1; b < s->n_events; b++) {
+                    const hc_event_t *x = &s->events[a], *y = &s->events[b];
+                    if (x->dst != u || y->dst != u || x->src % 3 == u % 3 || y->src % 3 == u % 3)
+                        continue;
+                    const hc_event_t *ex = &r->events[a], *ey = &r->events[b];
+                    const int overlap = ex->start < ey->end - 1e-12 && ey->start < ex->end - 1e-12;
+                    assert_int_equal(overlap, k);
+                }
+        hc_sim_result_destroy(r);
+    }
+    printf("3 sites x 2 nodes, 64 KiB in 8 KiB pieces, 1 receive in flight: message order "
+           "%.4g s, round-robin %.4g s, bound %.4g s\n",
+           t[0], t[1], bound);
+    char *json = NULL;
+    hc_schedule_t *back = NULL;
+    assert_int_equal(hc_schedule_to_json(rr, &json), HC_OK);
+    char *at = strstr(json, "\"round-robin\"");
+    assert_non_null(at);
+    assert_int_equal(hc_schedule_parse(json, "test", &back), HC_OK);
+    assert_int_equal(back->recv_order, HC_RECV_ROUND_ROBIN);
+    assert_true(fabs(smpi_time(pb, back) - t[1]) <= 1e-12 * t[1]);
+    hc_schedule_destroy(back);
+    back = NULL;
+    memcpy(at + 1, "round-rob!", 10);
+    assert_int_equal(hc_schedule_parse(json, "test", &back), HC_ERR_PARSE);
+    assert_null(back);
+    assert_non_null(strstr(hc_error_detail(), "recv_order"));
+    free(json);
+    assert_int_equal(hc_schedule_to_json(mo, &json), HC_OK);
+    assert_null(strstr(json, "recv_order")); /* the default is not written */
+    free(json);
+    hc_schedule_destroy(mo);
+    hc_schedule_destroy(rr);
+    hc_problem_destroy(pb);
+    hc_matrix_destroy(sizes);
+    free(bytes);
+    hc_platform_destroy(p);
+}
+
 static void test_alltoall_pieces_cross(void **state)
 {
     (void)state;
@@ -1496,6 +1577,7 @@ int main(void)
         cmocka_unit_test(test_post_all_alltoall),
         cmocka_unit_test(test_alltoall_pieces),
         cmocka_unit_test(test_alltoall_pieces_cross),
+        cmocka_unit_test(test_alltoall_recv_round_robin),
         cmocka_unit_test(test_alltoall_pieces_long),
         cmocka_unit_test(test_reduce_window_floor),
         cmocka_unit_test(test_bcast_bdp_factor),

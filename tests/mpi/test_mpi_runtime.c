@@ -755,6 +755,50 @@ static void test_pieces_window(void **state)
     hc_comm_destroy(c);
 }
 
+/* Round-robin receives (HC_RECV_ROUND_ROBIN): the plan offers the exchange in pieces also with
+ * its receives round-robin over the messages, every send posted at once; tuning measures it
+ * beside the rest (hc_comm_last_note names it when it ran). Every call's bytes are MPI's, one
+ * rank arriving late. */
+static void test_pieces_round_robin(void **state)
+{
+    (void)state;
+    if (size < 3 || size > 64)
+        skip();
+    char spec[96];
+    snprintf(spec, sizeof spec, "random:sites:sites=3:nodes=%d:interleave=1:uplink_lat=5e-5",
+             (size + 2) / 3);
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_load(spec, &p), HC_OK);
+    hc_comm_opts_t o;
+    hc_comm_opts_init(&o);
+    setenv("HETCOLL_FLOW_MODEL", "smpi", 1);
+    hc_comm_t *c = NULL;
+    assert_int_equal(hc_comm_create(MPI_COMM_WORLD, p, &o, &c), MPI_SUCCESS);
+    unsetenv("HETCOLL_FLOW_MODEL");
+    hc_platform_destroy(p);
+    int *m = malloc(sizeof(int) * size * size);
+    for (int i = 0; i < size * size; i++) /* as test_pieces_window */
+        m[i] = i % (size + 1) == 0 ? 0 : i < size ? 10240 : 16384;
+    int ran = 0, calls = 0;
+    for (; calls < 64 && !(ran && hc_comm_settled(c)); calls++) {
+        /* one rank late by 0 to 2 ms, a different one each call: receives posted before their
+         * senders arrive, and sends before their receivers do */
+        if (rank == calls % size) {
+            const double t = MPI_Wtime() + 1e-3 * (calls % 3);
+            while (MPI_Wtime() < t)
+                ;
+        }
+        typed_matrix(c, m, MPI_INT, sizeof(int), 600 + (uint64_t)calls);
+        ran |= strstr(hc_comm_last_note(c), "round-robin") != NULL;
+    }
+    if (rank == 0)
+        printf("alltoallv on %s: round-robin ran: %d, %d calls, settled on: %s\n", spec, ran, calls,
+               hc_comm_last_note(c));
+    assert_true(ran);
+    hc_comm_destroy(c);
+    free(m);
+}
+
 /* Ramps that keep SimGrid's best size class (plan.c class_ramps): on the 3-site grid (5 ms
  * uplinks shared by both directions) under SMPI's model, trusting it, the 1 MiB broadcast runs
  * the multitree in pieces ramped over more than the 16 the search had before, none above 9360 B
@@ -1230,6 +1274,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_alltoallv_pieces),
         cmocka_unit_test(test_alltoallv_pieces_cross),
         cmocka_unit_test(test_pieces_window),
+        cmocka_unit_test(test_pieces_round_robin),
         cmocka_unit_test(test_bcast_class_ramp),
         cmocka_unit_test(test_pieces_wide_window),
         cmocka_unit_test(test_bcast_short_link_windows),
