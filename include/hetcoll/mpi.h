@@ -59,6 +59,12 @@ struct hc_comm_opts {
      * collective. The runtime raises the threshold while measurement keeps choosing native.
      * Default 3, minimum 1. Environment: HETCOLL_PLAN_AFTER. */
     unsigned plan_after;
+    /* The receive order of a total exchange in pieces (hc_schedule_t.recv_order; API 17):
+     * "auto" (default, or NULL): the plan offers its windowed piece variant both message by
+     * message and round-robin, and tuning measures them; "messages" or "round-robin": every
+     * exchange in pieces runs in that order, forced algorithms (`pieces`, `pieces-cross`)
+     * included. Environment: HETCOLL_RECV_ORDER. Borrowed. */
+    const char *recv_order;
 };
 
 /* Fill defaults. */

@@ -26,6 +26,7 @@ void hc_comm_opts_init(hc_comm_opts_t *o)
     o->tune_trials = 3;
     o->plan_after = 3;
     o->plan_time_limit = 0.05;
+    o->recv_order = "auto";
 }
 
 int hc__algo_check(hc_coll_t coll, const char *name)
@@ -101,7 +102,8 @@ static int env_uint(const char *name, unsigned lo, unsigned hi, unsigned *out)
 }
 
 /* The options, then the environment (HETCOLL_ALGO_*, HETCOLL_TUNE, HETCOLL_PLAN_AFTER,
- * HETCOLL_VERBOSE, HETCOLL_FLOW_MODEL) unless the drop-in already applied it. */
+ * HETCOLL_VERBOSE, HETCOLL_FLOW_MODEL, HETCOLL_RECV_ORDER) unless the drop-in already applied
+ * it. */
 static int resolve_options(hc_comm_t *c)
 {
     static const char *const env[HC_COLL_COUNT] = {
@@ -138,6 +140,16 @@ static int resolve_options(hc_comm_t *c)
             return hc_error_set(HC_ERR_VALUE, "HETCOLL_FLOW_MODEL=%s: must be plain or smpi", fm);
         c->flow_smpi = fm && strcmp(fm, "smpi") == 0;
     }
+    const char *ro = use_env ? getenv("HETCOLL_RECV_ORDER") : NULL;
+    const int ro_env = ro && *ro;
+    ro = ro_env ? ro : c->opts.recv_order ? c->opts.recv_order : "auto";
+    c->recv_order = strcmp(ro, "messages") == 0      ? (int)HC_RECV_MESSAGES
+                    : strcmp(ro, "round-robin") == 0 ? (int)HC_RECV_ROUND_ROBIN
+                    : strcmp(ro, "auto") == 0        ? -1
+                                                     : -2;
+    if (c->recv_order == -2)
+        return hc_error_set(HC_ERR_VALUE, "%s%s: must be auto, messages or round-robin",
+                            ro_env ? "HETCOLL_RECV_ORDER=" : "recv_order ", ro);
     if (c->opts.tune_trials > HC__TUNE_TRIALS)
         return hc_error_set(HC_ERR_VALUE, "tune_trials: at most %d (got %u)", HC__TUNE_TRIALS,
                             c->opts.tune_trials);

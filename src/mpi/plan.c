@@ -646,6 +646,21 @@ static void rows_variant(const hc_problem_t *pb, const hc_problem_t *rows, const
     hc_error_clear();
 }
 
+/* s's receives round-robin (HC_RECV_ROUND_ROBIN), its note saying so (hc_comm_last_note) and
+ * its prediction the flow model's again; 0 when that fails (s unusable). */
+static int round_robin(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
+{
+    s->recv_order = HC_RECV_ROUND_ROBIN;
+    const int rc =
+        s->window && s->window != HC_WINDOW_ALL
+            ? hc_schedule_set_note(s,
+                                   "%s: pieces of %llu B, %u receives in flight per rank, "
+                                   "round-robin over its messages, every send posted",
+                                   s->algorithm, (unsigned long long)s->segment_bytes, s->window)
+            : hc_schedule_set_note(s, "%s, receives round-robin", s->note ? s->note : s->algorithm);
+    return rc == HC_OK && flow_predict(pb, s, smpi) == HC_OK;
+}
+
 /* A total exchange in pieces of 64 KiB down to 1 KiB (and, under SMPI's factors, of
  * HC__SMPI_BEST_TOP_BYTES), every message cut (`pieces`) or only those crossing the busiest
  * links (`pieces-cross`, when that is not every message), each piece size below the largest
@@ -658,7 +673,7 @@ static void rows_variant(const hc_problem_t *pb, const hc_problem_t *rows, const
  * instead of 11.6: the fat tree's 64 KiB all-to-all is predicted 0.0274 s in 8 KiB pieces against
  * 0.0317 s whole, gusto's 132 s against 152.8 s and grid5000's 0.0332 s against 0.1499 s. */
 static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int smpi, double whole,
-                           hc_schedule_t **best, hc_schedule_t **rr)
+                           int recv_order, hc_schedule_t **best, hc_schedule_t **rr)
 {
     uint64_t most = 0;
     for (uint32_t i = 0; i < pb->P; i++)
@@ -730,6 +745,10 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
         }
     }
     hc_error_clear();
+    if (fastest && recv_order == (int)HC_RECV_ROUND_ROBIN && !round_robin(pb, fastest, smpi)) {
+        hc_schedule_destroy(fastest); /* forced (HETCOLL_RECV_ORDER) */
+        fastest = NULL;
+    }
     if (fastest && fastest->makespan < HC__VARIANT_GAIN * whole)
         *best = fastest;
     else
@@ -738,17 +757,10 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
      * the windows' lock step, not the noise that breaks it (docs/design.md, "Round-robin
      * receives") */
     hc_schedule_t *t = NULL;
-    if (*best && (*best)->window != HC_WINDOW_ALL && hc_schedule_clone(*best, &t) == HC_OK) {
-        t->recv_order = HC_RECV_ROUND_ROBIN;
-        if (flow_predict(pb, t, smpi) == HC_OK &&
-            hc_schedule_set_note(t,
-                                 "%s: pieces of %llu B, %u in flight per rank, receives "
-                                 "round-robin",
-                                 t->algorithm, (unsigned long long)t->segment_bytes,
-                                 t->window) == HC_OK) {
-            *rr = t;
-            t = NULL;
-        }
+    if (recv_order < 0 && *best && (*best)->window != HC_WINDOW_ALL &&
+        hc_schedule_clone(*best, &t) == HC_OK && round_robin(pb, t, smpi)) {
+        *rr = t;
+        t = NULL;
     }
     hc_schedule_destroy(t);
     hc_error_clear();
@@ -763,10 +775,11 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
  * links every collective takes the second way, the MPI library's default included, ranked by
  * the flow network. `pieces`: an exchange may move in byte pieces (piece_variants); `exch`: the
  * redistribution `pb` as a total exchange (exchange_of), whose piece variants compete with the
- * KPBS schedules. */
+ * KPBS schedules. `recv_order`: hc_comm_t's (-1: both orders offered, else every exchange in
+ * pieces takes it). */
 static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_t **out,
                           uint32_t max, uint32_t *n_out, double limit, int links, int smpi,
-                          int pieces, const hc_problem_t *exch)
+                          int pieces, int recv_order, const hc_problem_t *exch)
 {
     hc_algo_opts_t o;
     hc_algo_opts_init(&o);
@@ -777,6 +790,13 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         int rc = hc_schedule_compute(pb, name, &o, &out[0]);
         if (rc == HC_OK && pb->coll == HC_COLL_ALLTOALL && !pieces)
             out[0]->segment_bytes = 0; /* a datatype with holes: whole messages */
+        if (rc == HC_OK && pb->coll == HC_COLL_ALLTOALL && out[0]->segment_bytes &&
+            recv_order == (int)HC_RECV_ROUND_ROBIN) {
+            out[0]->recv_order = HC_RECV_ROUND_ROBIN; /* predicted below */
+            if (hc_schedule_set_note(out[0], "%s, receives round-robin",
+                                     out[0]->note ? out[0]->note : out[0]->algorithm) != HC_OK)
+                hc_error_clear(); /* words only */
+        }
         if (rc == HC_OK && links && flow_predict(pb, out[0], smpi) == HC_OK) {
             /* else the per-pair prediction stands */
             if (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE)
@@ -843,7 +863,7 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         if (last == HC_OK && links && (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE))
             shape_variants(pb, a->name, &o, smpi, &s);
         if (last == HC_OK && links && pieces && strcmp(a->name, "post-all") == 0)
-            piece_variants(pb, &o, smpi, s->makespan, &all[n_algos], &all[n_algos + 1]);
+            piece_variants(pb, &o, smpi, s->makespan, recv_order, &all[n_algos], &all[n_algos + 1]);
         if (last == HC_OK)
             all[n++] = s;
     }
@@ -854,7 +874,8 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         hc_schedule_t *whole = NULL;
         if (hc_schedule_compute(exch, "post-all", &o, &whole) == HC_OK &&
             flow_predict(exch, whole, smpi) == HC_OK)
-            piece_variants(exch, &o, smpi, whole->makespan, &all[n_algos], &all[n_algos + 1]);
+            piece_variants(exch, &o, smpi, whole->makespan, recv_order, &all[n_algos],
+                           &all[n_algos + 1]);
         hc_schedule_destroy(whole);
         hc_error_clear();
     }
@@ -1144,7 +1165,7 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
         if (rc == HC_OK)
             rc = plan_schedules(pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched,
                                 search_limit(c, forced), links, c->flow_smpi,
-                                coll == HC_COLL_ALLTOALL && c->a2a_pieces_ok, exch);
+                                coll == HC_COLL_ALLTOALL && c->a2a_pieces_ok, c->recv_order, exch);
         /* on links the prediction is the flow model's: its bound is the link bound (the
          * problem's per-pair bound is 003's whole-message model, which pipelines and pieces
          * beat), on the platform as the flow model sees it at best (under SMPI's model the

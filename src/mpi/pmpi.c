@@ -142,6 +142,12 @@ static void configure(void)
     cfg.min_bytes = parse_int("HETCOLL_MIN_BYTES", 0, (long long)1 << 62, 0);
     cfg.opts.tune_trials = (unsigned)parse_int("HETCOLL_TUNE", 0, HC__TUNE_TRIALS, 3);
     cfg.opts.plan_after = (unsigned)parse_int("HETCOLL_PLAN_AFTER", 1, 1000000, 3);
+    const char *ro = getenv("HETCOLL_RECV_ORDER");
+    if (ro && *ro && strcmp(ro, "auto") != 0 && strcmp(ro, "messages") != 0 &&
+        strcmp(ro, "round-robin") != 0)
+        WARN("HETCOLL_RECV_ORDER=%s: not auto, messages or round-robin; using auto", ro);
+    else
+        cfg.opts.recv_order = ro && *ro ? ro : NULL;
     static const struct {
         const char *var;
         hc_coll_t coll;

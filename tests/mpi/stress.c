@@ -16,7 +16,8 @@
  * delays (a rank sleeping before the call, HETCOLL_FAULT_DELAY inside the executors). API mode
  * also draws the platform (built-in, random generators, 3 sites with links, random
  * heterogeneous matrices) and
- * forces every registered algorithm, "native" and "auto" in turn.
+ * forces every registered algorithm, "native" and "auto" in turn; the receive order of an
+ * exchange in pieces (hc_comm_opts_t.recv_order) goes auto, round-robin, messages by index.
  *
  * Every rank draws the same cases: case k's parameters come from (seed, k) only, so
  *   mpirun -np P stress --seed S --first K --cases N
@@ -297,6 +298,7 @@ typedef struct {
     int delay_rank;
     double delay;
     char fault[48];
+    const char *recv_order; /* of an exchange in pieces (API mode): by the case's index */
 } case_t;
 
 static _Thread_local const case_t *current;
@@ -306,14 +308,15 @@ static void describe(const case_t *c, char *out, size_t len)
 {
     snprintf(out, len,
              "case %ld: %s on %s of %d ranks, root %d, %s x %ld / %s x %ld, op %s, in place %d, "
-             "%d reps, algorithm %s, platform %s, delay rank %d %.4f s, fault delay '%s'",
+             "%d reps, algorithm %s, platform %s, delay rank %d %.4f s, fault delay '%s', "
+             "receive order %s",
              c->index, coll_names[c->coll],
              c->comm_kind == 0   ? "MPI_COMM_WORLD"
              : c->comm_kind == 1 ? "a duplicate"
                                  : "a split",
              c->size, c->root, types[c->type_a].name, c->count_a, types[c->type_b].name, c->count_b,
              c->op_name ? c->op_name : "-", c->in_place, c->reps, c->algo, c->platform,
-             c->delay_rank, c->delay, c->fault);
+             c->delay_rank, c->delay, c->fault, c->recv_order ? c->recv_order : "(environment)");
 }
 
 static void watchdog(int sig)
@@ -975,6 +978,9 @@ static void run_case(long index, comms_t *cs, MPI_Comm self)
     o.plan_after = 1 + (unsigned)below(&r, 3);
     o.tune_trials = (unsigned)below(&r, 4);
     o.verbose = O.verbose > 1;
+    /* from the index (hashed), not drawn, so that the other draws keep their seeds */
+    static const char *const orders[] = {"auto", "round-robin", "messages"};
+    c.recv_order = o.recv_order = orders[((uint64_t)c.index * 0x9E3779B97F4A7C15ull >> 40) % 3];
     snprintf(c.algo, sizeof c.algo, "%s", algo);
     hc_platform_t *plat = draw_platform(&r, c.size, c.platform, sizeof c.platform);
     if (f_redist) {

@@ -757,8 +757,8 @@ static void test_pieces_window(void **state)
 
 /* Round-robin receives (HC_RECV_ROUND_ROBIN): the plan offers the exchange in pieces also with
  * its receives round-robin over the messages, every send posted at once; tuning measures it
- * beside the rest (hc_comm_last_note names it when it ran). Every call's bytes are MPI's, one
- * rank arriving late. */
+ * beside the rest (hc_comm_last_note names it when it ran); hc_comm_opts_t.recv_order and
+ * HETCOLL_RECV_ORDER force an order. Every call's bytes are MPI's, one rank arriving late. */
 static void test_pieces_round_robin(void **state)
 {
     (void)state;
@@ -796,6 +796,35 @@ static void test_pieces_round_robin(void **state)
                hc_comm_last_note(c));
     assert_true(ran);
     hc_comm_destroy(c);
+    /* "messages": never round-robin; "round-robin" (the environment's, over the options'): a
+     * forced exchange in pieces too; an unknown order: an error naming it, on every rank */
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(hc_platform_load(spec, &p), HC_OK);
+        o.recv_order = "messages";
+        o.algo_alltoall = k == 1 ? "pieces" : "auto";
+        if (k > 0)
+            setenv("HETCOLL_RECV_ORDER", k == 1 ? "round-robin" : "sideways", 1);
+        setenv("HETCOLL_FLOW_MODEL", "smpi", 1);
+        int rc = hc_comm_create(MPI_COMM_WORLD, p, &o, &c);
+        unsetenv("HETCOLL_FLOW_MODEL");
+        unsetenv("HETCOLL_RECV_ORDER");
+        hc_platform_destroy(p);
+        if (k == 2) {
+            assert_int_not_equal(rc, MPI_SUCCESS);
+            assert_non_null(strstr(hc_error_detail(), /* "rank 0: " first when agreed */
+                                   "HETCOLL_RECV_ORDER=sideways: must be auto, messages or "
+                                   "round-robin"));
+            continue;
+        }
+        assert_int_equal(rc, MPI_SUCCESS);
+        int rr = 0;
+        for (calls = 0; calls < 64 && !hc_comm_settled(c); calls++) {
+            typed_matrix(c, m, MPI_INT, sizeof(int), 700 + (uint64_t)calls);
+            rr |= strstr(hc_comm_last_note(c), "round-robin") != NULL;
+        }
+        assert_int_equal(rr, k == 1);
+        hc_comm_destroy(c);
+    }
     free(m);
 }
 
