@@ -1163,13 +1163,6 @@ static void test_alltoall_pieces(void **state)
         }
 }
 
-/* `pieces-cross`: only the messages crossing the busiest links in pieces. On the 3-site grid
- * (ranks interleaved, rank r on site r mod 3) the groups are the sites and only the cross-site
- * messages are cut (their count checked one by one); on the fat tree the 4 racks; on grid5000,
- * whose NICs are the busiest links, every node is its own group and every message is cut, as
- * `pieces` does. Under SMPI's factors the cross-site pieces come within 1.02x of the link bound
- * where whole messages cannot (1.1x), with fewer transfers than `pieces`; the groups go through
- * JSON, and a group id out of range is an error naming the field. */
 /* Round-robin receives (HC_RECV_ROUND_ROBIN): each node posts piece 0 of every message, then
  * piece 1, ...; its sends all at once (the receive order is no sender's order). With one receive
  * in flight the model shows the order: a node's cut messages arrive one after the other in
@@ -1251,6 +1244,13 @@ static void test_alltoall_recv_round_robin(void **state)
     hc_platform_destroy(p);
 }
 
+/* `pieces-cross`: only the messages crossing the busiest links in pieces. On the 3-site grid
+ * (ranks interleaved, rank r on site r mod 3) the groups are the sites and only the cross-site
+ * messages are cut (their count checked one by one); on the fat tree the 4 racks; on grid5000,
+ * whose NICs are the busiest links, every node is its own group and every message is cut, as
+ * `pieces` does. Under SMPI's factors the cross-site pieces come within 1.02x of the link bound
+ * where whole messages cannot (1.1x), with fewer transfers than `pieces`; the groups go through
+ * JSON, and a group id out of range is an error naming the field. */
 static void test_alltoall_pieces_cross(void **state)
 {
     (void)state;

@@ -715,6 +715,13 @@ static hc_comm_t *smpi_model_comm(const char *spec)
     return c;
 }
 
+/* Three sites whose uplinks are short (50 us), `size` ranks interleaved over them. */
+static void short_uplinks(char *spec, size_t len)
+{
+    snprintf(spec, len, "random:sites:sites=3:nodes=%d:interleave=1:uplink_lat=5e-5",
+             (size + 2) / 3);
+}
+
 /* Pieces with a window (plan.c piece_variants): on three sites whose uplinks are short (50 us),
  * under SMPI's model and trusting it, the runtime's exchange in pieces with a few in flight per
  * rank is predicted within 2 % of all at once and runs (hc_comm_last_note says how); so does a
@@ -726,8 +733,7 @@ static void test_pieces_window(void **state)
     if (size < 3 || size > 64)
         skip();
     char spec[96];
-    snprintf(spec, sizeof spec, "random:sites:sites=3:nodes=%d:interleave=1:uplink_lat=5e-5",
-             (size + 2) / 3);
+    short_uplinks(spec, sizeof spec);
     hc_comm_t *c = smpi_model_comm(spec);
     int *m = malloc(sizeof(int) * size * size);
     for (int i = 0; i < size * size; i++) /* 64 KiB per pair, 40 KiB from rank 0 */
@@ -765,8 +771,7 @@ static void test_pieces_round_robin(void **state)
     if (size < 3 || size > 64)
         skip();
     char spec[96];
-    snprintf(spec, sizeof spec, "random:sites:sites=3:nodes=%d:interleave=1:uplink_lat=5e-5",
-             (size + 2) / 3);
+    short_uplinks(spec, sizeof spec);
     hc_platform_t *p = NULL;
     assert_int_equal(hc_platform_load(spec, &p), HC_OK);
     hc_comm_opts_t o;
