@@ -66,6 +66,12 @@ static const char *cand_name(const hc__cand_t *k)
     return k->s ? k->s->algorithm : "native";
 }
 
+/* What tells two candidates of one algorithm apart in the log. */
+static const char *cand_shape(const hc__cand_t *k)
+{
+    return k->s && k->s->recv_order == HC_RECV_ROUND_ROBIN ? " (round-robin receives)" : "";
+}
+
 static uint32_t rounds(const hc_comm_t *c)
 {
     uint32_t r = c->opts.tune_trials;
@@ -164,13 +170,13 @@ static void decide(hc_comm_t *c, hc__entry_t *e)
         size_t used = 0;
         for (uint32_t k = 0; k < e->n_cand && used < sizeof line; k++) {
             const hc__cand_t *x = &e->cand[k];
-            int n =
-                snprintf(line + used, sizeof line - used, "%s%s %.3g s%s", k ? ", " : "",
-                         cand_name(x), x->n_t ? median(x) : 0.0, x->dropped ? " (dropped)" : "");
+            int n = snprintf(line + used, sizeof line - used, "%s%s%s %.3g s%s", k ? ", " : "",
+                             cand_name(x), cand_shape(x), x->n_t ? median(x) : 0.0,
+                             x->dropped ? " (dropped)" : "");
             used += n > 0 ? (size_t)n : 0;
         }
-        hc__log(c, "%s: measured (median of the slowest rank) %s; keeping %s",
-                hc_coll_name(e->coll), line, cand_name(&e->cand[w]));
+        hc__log(c, "%s: measured (median of the slowest rank) %s; keeping %s%s",
+                hc_coll_name(e->coll), line, cand_name(&e->cand[w]), cand_shape(&e->cand[w]));
     }
 }
 
