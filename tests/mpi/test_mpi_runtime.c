@@ -898,7 +898,7 @@ static double smpi_bcast_time(const hc_platform_t *p, const char *name, uint64_t
  * the best class's smallest pieces. On the oracle's fat tree (its first `size` nodes: racks of
  * 6, 125 MB/s NICs, microseconds apart), 64 KiB: it plans what the flow model predicts faster
  * than the algorithm's 8 KiB pieces at the rule's window (24 ranks: two-tree 1.49 ms -> 1.13 ms,
- * which SMPI ran in 1.135 ms). */
+ * which SMPI ran in 1.135 ms), by 5 % unless it plans a chain. */
 static void test_bcast_short_link_windows(void **state)
 {
     (void)state;
@@ -923,7 +923,12 @@ static void test_bcast_short_link_windows(void **state)
                "%.6f s, 2 in flight %.6f s\n",
                spec, name, hc_comm_last_note(c), planned, rule,
                smpi_bcast_time(p, name, 65536, 8192, 2));
-    assert_true(planned < 0.95 * rule);
+    /* never slower than the rule's 8 KiB pieces; 5 % faster where a node feeds several
+     * children (a chain, which 5 ranks get, feeds one: its NIC stays busy with the rule's one
+     * send at a time, and the gain is the smaller pieces' alone: 0.762 against 0.786 ms) */
+    assert_true(planned <= rule);
+    if (strcmp(name, "pipeline") != 0 && strcmp(name, "chain") != 0)
+        assert_true(planned < 0.95 * rule);
     hc_platform_destroy(p);
     hc_comm_destroy(c);
 }
