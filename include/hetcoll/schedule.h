@@ -268,6 +268,15 @@ int hc_lower_bound(const hc_problem_t *pb, double *out);
 int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,
                              uint32_t *send_window, uint32_t *recv_window);
 
+/* The order in which a node posts the receives of a total exchange in pieces: its receives
+ * carry cnt[0 .. n_msgs) pieces, in planned order; seq[0 .. sum of cnt) receives, in posting
+ * order, each piece's index in the message-by-message listing (message 0's pieces, then
+ * message 1's, ...). HC_RECV_MESSAGES: that listing; HC_RECV_ROUND_ROBIN: piece 0 of every
+ * message, then piece 1, and so on (each message's pieces in order). The runtime posts by it
+ * and the flow model replays by it. (API 18) */
+void hc_schedule_recv_sequence(uint32_t recv_order, const uint32_t *cnt, size_t n_msgs,
+                               size_t *seq);
+
 /* A total exchange in pieces (segment_bytes > 0): a message of `bytes` moves as
  * n = min(ceil(bytes / segment_bytes), HC_SCHEDULE_MAX_PIECES) pieces, posted one after the other
  * in the message's place of the node's order; piece k (0 <= k < n) covers bytes

@@ -210,3 +210,24 @@ uint32_t hc_schedule_reduce_window(const hc_schedule_t *s, const hc_platform_t *
     double w = 1.0 + ceil(reduce_bdp(s, p) / (double)hc_schedule_reduce_segment(s, p));
     return w >= HC_EXEC_MAX_WINDOW ? HC_EXEC_MAX_WINDOW : w < 2 ? 2 : (uint32_t)w;
 }
+
+void hc_schedule_recv_sequence(uint32_t recv_order, const uint32_t *cnt, size_t n_msgs, size_t *seq)
+{
+    size_t q = 0, total = 0, most = 0;
+    for (size_t i = 0; cnt && i < n_msgs; i++) {
+        total += cnt[i];
+        most = cnt[i] > most ? cnt[i] : most;
+    }
+    if (!seq || !cnt)
+        return;
+    if (recv_order != HC_RECV_ROUND_ROBIN) {
+        for (q = 0; q < total; q++)
+            seq[q] = q;
+        return;
+    }
+    /* round j: piece j of every message that has one; at = where message i's pieces start */
+    for (size_t j = 0; j < most; j++)
+        for (size_t i = 0, at = 0; i < n_msgs; at += cnt[i], i++)
+            if (j < cnt[i])
+                seq[q++] = at + j;
+}

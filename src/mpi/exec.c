@@ -288,32 +288,26 @@ size_t hc__msg_pieces(uint32_t k, const hc__msg_t *w, uint64_t bytes, hc__msg_t 
     return k;
 }
 
-/* The receives r[0..nr) (messages of cnt[i] consecutive pieces) in round-robin order: piece 0
- * of every message, then piece 1, ... (each message's pieces keep their order, which is what
- * MPI's non-overtaking rule needs: every piece from one peer carries the same tag). */
-static int round_robin(hc__msg_t *r, const size_t *cnt, size_t n_msgs, size_t nr)
+/* The receives r[0..nr) (messages of cnt[i] consecutive pieces) in the schedule's receive
+ * order (hc_schedule_recv_sequence, which the flow model replays too; round-robin keeps each
+ * message's pieces in order, which is what MPI's non-overtaking rule needs: every piece from
+ * one peer carries the same tag). */
+static int recv_sequence(uint32_t order, hc__msg_t *r, const uint32_t *cnt, size_t n_msgs,
+                         size_t nr)
 {
     hc__msg_t *t = malloc(sizeof *t * (nr + 1));
-    size_t *at = malloc(sizeof *at * (n_msgs + 1));
-    if (!t || !at) {
+    size_t *seq = malloc(sizeof *seq * (nr + 1));
+    if (!t || !seq) {
         free(t);
-        free(at);
+        free(seq);
         return hc__fail(MPI_ERR_NO_MEM, "out of memory ordering an exchange's receives");
     }
-    size_t most = 0, q = 0;
-    for (size_t i = 0; i < n_msgs; i++) {
-        at[i] = q;
-        q += cnt[i];
-        most = cnt[i] > most ? cnt[i] : most;
-    }
-    q = 0;
-    for (size_t j = 0; j < most; j++)
-        for (size_t i = 0; i < n_msgs; i++)
-            if (j < cnt[i])
-                t[q++] = r[at[i] + j];
+    hc_schedule_recv_sequence(order, cnt, n_msgs, seq);
+    for (size_t q = 0; q < nr; q++)
+        t[q] = r[seq[q]];
     memcpy(r, t, sizeof *t * nr);
     free(t);
-    free(at);
+    free(seq);
     return MPI_SUCCESS;
 }
 
@@ -344,7 +338,7 @@ int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__ms
             q += k;
         }
     if (s->recv_order == HC_RECV_ROUND_ROBIN && o->nr > 1) {
-        size_t *cnt = malloc(sizeof *cnt * o->nr);
+        uint32_t *cnt = malloc(sizeof *cnt * o->nr);
         int err = cnt ? MPI_SUCCESS
                       : hc__fail(MPI_ERR_NO_MEM, "out of memory ordering an exchange's receives");
         for (size_t i = 0; cnt && i < o->nr; i++) {
@@ -352,7 +346,7 @@ int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__ms
             cnt[i] = hc_schedule_message_pieces(s, e->src, e->dst, e->bytes);
         }
         if (err == MPI_SUCCESS)
-            err = round_robin(pm + n[0], cnt, o->nr, n[1]);
+            err = recv_sequence(s->recv_order, pm + n[0], cnt, o->nr, n[1]);
         free(cnt);
         if (err != MPI_SUCCESS) {
             free(pm);

@@ -646,19 +646,23 @@ static void rows_variant(const hc_problem_t *pb, const hc_problem_t *rows, const
     hc_error_clear();
 }
 
-/* s's receives round-robin (HC_RECV_ROUND_ROBIN), its note saying so (hc_comm_last_note) and
- * its prediction the flow model's again; 0 when that fails (s unusable). */
-static int round_robin(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
+/* s's receives round-robin (HC_RECV_ROUND_ROBIN) and its note saying so (hc_comm_last_note). */
+static int set_round_robin(hc_schedule_t *s)
 {
     s->recv_order = HC_RECV_ROUND_ROBIN;
-    const int rc =
-        s->window && s->window != HC_WINDOW_ALL
-            ? hc_schedule_set_note(s,
-                                   "%s: pieces of %llu B, %u receives in flight per rank, "
-                                   "round-robin over its messages, every send posted",
-                                   s->algorithm, (unsigned long long)s->segment_bytes, s->window)
-            : hc_schedule_set_note(s, "%s, receives round-robin", s->note ? s->note : s->algorithm);
-    return rc == HC_OK && flow_predict(pb, s, smpi) == HC_OK;
+    return s->window && s->window != HC_WINDOW_ALL
+               ? hc_schedule_set_note(s,
+                                      "%s: pieces of %llu B, %u receives in flight per rank, "
+                                      "round-robin over its messages, every send posted",
+                                      s->algorithm, (unsigned long long)s->segment_bytes, s->window)
+               : hc_schedule_set_note(s, "%s, receives round-robin",
+                                      s->note ? s->note : s->algorithm);
+}
+
+/* set_round_robin, and s's prediction the flow model's again; 0 when that fails (s unusable). */
+static int round_robin(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
+{
+    return set_round_robin(s) == HC_OK && flow_predict(pb, s, smpi) == HC_OK;
 }
 
 /* A total exchange in pieces of 64 KiB down to 1 KiB (and, under SMPI's factors, of
@@ -791,12 +795,8 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         if (rc == HC_OK && pb->coll == HC_COLL_ALLTOALL && !pieces)
             out[0]->segment_bytes = 0; /* a datatype with holes: whole messages */
         if (rc == HC_OK && pb->coll == HC_COLL_ALLTOALL && out[0]->segment_bytes &&
-            recv_order == (int)HC_RECV_ROUND_ROBIN) {
-            out[0]->recv_order = HC_RECV_ROUND_ROBIN; /* predicted below */
-            if (hc_schedule_set_note(out[0], "%s, receives round-robin",
-                                     out[0]->note ? out[0]->note : out[0]->algorithm) != HC_OK)
-                hc_error_clear(); /* words only */
-        }
+            recv_order == (int)HC_RECV_ROUND_ROBIN && set_round_robin(out[0]) != HC_OK)
+            hc_error_clear(); /* the note's words only; predicted below */
         if (rc == HC_OK && links && flow_predict(pb, out[0], smpi) == HC_OK) {
             /* else the per-pair prediction stands */
             if (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE)

@@ -341,33 +341,43 @@ static int groups(fr_t *f, const hc_schedule_t *s, const hc_platform_t *pl, size
 }
 
 /* A total exchange in pieces: the node lists of events (off, idx) become lists of transfers,
- * event i's pieces xf[i] .. xf[i + 1] - 1 in its place, or (round_robin: a node's receives,
- * HC_RECV_ROUND_ROBIN) piece 0 of each of the node's events in order, then piece 1, ...
- * Replaces *idx. */
-static int expand(size_t P, const size_t *xf, size_t *off, size_t **idx, int round_robin)
+ * event i's pieces xf[i] .. xf[i + 1] - 1 in its place, in the order of `order`
+ * (hc_schedule_recv_sequence: a node's receives may go round-robin over its events; its sends
+ * go message by message, HC_RECV_MESSAGES). Replaces *idx. */
+static int expand(size_t P, const size_t *xf, size_t *off, size_t **idx, uint32_t order)
 {
     size_t n = 0;
     for (size_t q = 0; q < off[P]; q++)
         n += xf[(*idx)[q] + 1] - xf[(*idx)[q]];
-    size_t *out = hc__malloc(n + 1, sizeof *out);
-    if (!out)
+    size_t *out = hc__malloc(n + 1, sizeof *out), *seq = hc__malloc(n + 1, sizeof *seq);
+    size_t *flat = hc__malloc(n + 1, sizeof *flat);
+    uint32_t *cnt = hc__malloc(off[P] + 1, sizeof *cnt);
+    if (!out || !seq || !flat || !cnt) {
+        free(out);
+        free(seq);
+        free(flat);
+        free(cnt);
         return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    }
     size_t k = 0;
     for (size_t u = 0; u < P; u++) {
-        size_t from = off[u], most = 0;
+        const size_t from = off[u], n_msgs = off[u + 1] - from;
         off[u] = k;
-        for (size_t q = from; q < off[u + 1]; q++) {
-            const size_t c = xf[(*idx)[q] + 1] - xf[(*idx)[q]];
-            most = c > most ? c : most;
-            for (size_t y = xf[(*idx)[q]]; !round_robin && y < xf[(*idx)[q] + 1]; y++)
-                out[k++] = y;
-        }
-        for (size_t j = 0; round_robin && j < most; j++)
-            for (size_t q = from; q < off[u + 1]; q++)
-                if (xf[(*idx)[q]] + j < xf[(*idx)[q] + 1])
-                    out[k++] = xf[(*idx)[q]] + j;
+        for (size_t q = 0; q < n_msgs; q++)
+            cnt[q] = (uint32_t)(xf[(*idx)[from + q] + 1] - xf[(*idx)[from + q]]);
+        hc_schedule_recv_sequence(order, cnt, n_msgs, seq);
+        /* the listing's transfers, message by message, then in the sequence's order */
+        size_t total = 0;
+        for (size_t q = 0; q < n_msgs; q++)
+            for (size_t y = xf[(*idx)[from + q]]; y < xf[(*idx)[from + q] + 1]; y++)
+                flat[total++] = y;
+        for (size_t t = 0; t < total; t++)
+            out[k++] = flat[seq[t]];
     }
     off[P] = k;
+    free(seq);
+    free(flat);
+    free(cnt);
     free(*idx);
     *idx = out;
     return HC_OK;
@@ -412,9 +422,9 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
     if (rc == HC_OK)
         rc = lists(s, order, 1, &ro, &ri);
     if (rc == HC_OK && xf)
-        rc = expand(s->P, xf, so, &si, 0);
+        rc = expand(s->P, xf, so, &si, HC_RECV_MESSAGES);
     if (rc == HC_OK && xf)
-        rc = expand(s->P, xf, ro, &ri, s->recv_order == HC_RECV_ROUND_ROBIN);
+        rc = expand(s->P, xf, ro, &ri, s->recv_order);
     free(xf);
     if (rc == HC_OK && s->coll == HC_COLL_ALLTOALL)
         return groups(f, s, pl, so, si, ro, ri);

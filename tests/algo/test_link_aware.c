@@ -1163,6 +1163,26 @@ static void test_alltoall_pieces(void **state)
         }
 }
 
+/* The receive sequence the runtime posts and the flow model replays: message by message, or
+ * round-robin over the messages (piece j of every message that has one, then piece j + 1),
+ * checked on uneven messages (3, 1, 0 and 2 pieces) against the listing's positions. */
+static void test_recv_sequence(void **state)
+{
+    (void)state;
+    const uint32_t cnt[] = {3, 1, 0, 2};
+    size_t seq[6];
+    const size_t messages[] = {0, 1, 2, 3, 4, 5}, rr[] = {0, 3, 4, 1, 5, 2};
+    hc_schedule_recv_sequence(HC_RECV_MESSAGES, cnt, 4, seq);
+    assert_memory_equal(seq, messages, sizeof seq);
+    hc_schedule_recv_sequence(HC_RECV_ROUND_ROBIN, cnt, 4, seq);
+    assert_memory_equal(seq, rr, sizeof seq);
+    /* one message: both orders are the listing */
+    hc_schedule_recv_sequence(HC_RECV_ROUND_ROBIN, cnt, 1, seq);
+    assert_memory_equal(seq, messages, 3 * sizeof *seq);
+    hc_schedule_recv_sequence(HC_RECV_ROUND_ROBIN, NULL, 4, seq); /* NULL-safe: nothing */
+    hc_schedule_recv_sequence(HC_RECV_ROUND_ROBIN, cnt, 4, NULL);
+}
+
 /* Round-robin receives (HC_RECV_ROUND_ROBIN): each node posts piece 0 of every message, then
  * piece 1, ...; its sends all at once (the receive order is no sender's order). With one receive
  * in flight the model shows the order: a node's cut messages arrive one after the other in
@@ -1577,6 +1597,7 @@ int main(void)
         cmocka_unit_test(test_post_all_alltoall),
         cmocka_unit_test(test_alltoall_pieces),
         cmocka_unit_test(test_alltoall_pieces_cross),
+        cmocka_unit_test(test_recv_sequence),
         cmocka_unit_test(test_alltoall_recv_round_robin),
         cmocka_unit_test(test_alltoall_pieces_long),
         cmocka_unit_test(test_reduce_window_floor),
