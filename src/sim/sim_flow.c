@@ -349,10 +349,12 @@ static int expand(size_t P, const size_t *xf, size_t *off, size_t **idx, uint32_
     size_t n = 0;
     for (size_t q = 0; q < off[P]; q++)
         n += xf[(*idx)[q] + 1] - xf[(*idx)[q]];
-    size_t *out = hc__malloc(n + 1, sizeof *out), *seq = hc__malloc(n + 1, sizeof *seq);
-    size_t *flat = hc__malloc(n + 1, sizeof *flat);
-    uint32_t *cnt = hc__malloc(off[P] + 1, sizeof *cnt);
-    if (!out || !seq || !flat || !cnt) {
+    /* message order is the listing itself: no sequence to build */
+    const int rr = order == HC_RECV_ROUND_ROBIN;
+    size_t *out = hc__malloc(n + 1, sizeof *out), *seq = rr ? hc__malloc(n + 1, sizeof *seq) : NULL;
+    size_t *flat = rr ? hc__malloc(n + 1, sizeof *flat) : NULL;
+    uint32_t *cnt = rr ? hc__malloc(off[P] + 1, sizeof *cnt) : NULL;
+    if (!out || (rr && (!seq || !flat || !cnt))) {
         free(out);
         free(seq);
         free(flat);
@@ -363,16 +365,20 @@ static int expand(size_t P, const size_t *xf, size_t *off, size_t **idx, uint32_
     for (size_t u = 0; u < P; u++) {
         const size_t from = off[u], n_msgs = off[u + 1] - from;
         off[u] = k;
+        /* the listing: the transfers message by message */
+        for (size_t q = 0; q < n_msgs; q++)
+            for (size_t y = xf[(*idx)[from + q]]; y < xf[(*idx)[from + q] + 1]; y++)
+                out[k++] = y;
+        if (!rr)
+            continue;
+        /* round-robin: the listing in the sequence's order */
+        const size_t total = k - off[u];
         for (size_t q = 0; q < n_msgs; q++)
             cnt[q] = (uint32_t)(xf[(*idx)[from + q] + 1] - xf[(*idx)[from + q]]);
         hc_schedule_recv_sequence(order, cnt, n_msgs, seq);
-        /* the listing's transfers, message by message, then in the sequence's order */
-        size_t total = 0;
-        for (size_t q = 0; q < n_msgs; q++)
-            for (size_t y = xf[(*idx)[from + q]]; y < xf[(*idx)[from + q] + 1]; y++)
-                flat[total++] = y;
+        memcpy(flat, out + off[u], total * sizeof *flat);
         for (size_t t = 0; t < total; t++)
-            out[k++] = flat[seq[t]];
+            out[off[u] + t] = flat[seq[t]];
     }
     off[P] = k;
     free(seq);
