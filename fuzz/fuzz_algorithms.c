@@ -66,8 +66,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hc_algo_opts_t o;
     hc_algo_opts_init(&o);
     o.time_limit_s = 0.002; /* searches stop early: many inputs per second */
-    if (coll == HC_COLL_BCAST)
-        o.ramp_pieces = data[3] % 10; /* multitree's ramped pieces */
+    if (coll == HC_COLL_BCAST) {
+        o.ramp_pieces = data[3] % 10;              /* multitree's ramped pieces */
+        o.tail_direct_pieces = data[3] / 10u % 8u; /* and its tail on the direct tree */
+    }
     size_t n_coll = 0, pick;
     for (size_t a = 0; a < hc_algo_count(); a++)
         n_coll += hc_algo_get(a)->coll == coll;

@@ -37,6 +37,13 @@ typedef struct hc_algo_opts {
      * rule picks a chain or a d-ary tree (sites of three nodes or more). The runtime tries both
      * on platforms with links and keeps the flow model's faster. (API 11) */
     int site_trees;
+    /* bcast `multitree`, when its mix uses the direct tree (the root's site sends to every
+     * other site) beside relay trees: the last tail_direct_pieces pieces go on the direct tree,
+     * so that no piece has a relay site's second hop left to make once the root's site has
+     * sent its last, and the direct tree carries a quarter of them more than the packing gives
+     * it (taken from the relay trees in proportion). 0 = the packing's deal (default); the
+     * runtime tries it under SimGrid's default network model. (API 19) */
+    uint32_t tail_direct_pieces;
 } hc_algo_opts_t;
 
 #define HC_SITE_TREES_AUTO 0

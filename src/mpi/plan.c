@@ -406,10 +406,51 @@ static uint64_t ramp_class_segment(uint64_t m, uint32_t r, uint64_t top)
  * 0.1785, 0.1768 s, over 32 in 7282 B pieces 0.1945, 0.1605, 0.1617 s, over 48 in 6554 B
  * pieces 0.2062, 0.1748, 0.1616 s (SMPI ran the 0.1605 s one in 0.1610 s). */
 static const uint32_t class_ramps_r[] = {16, 32, 48};
+/* The fastest of class_ramps' candidates again with its last pieces on the direct site tree
+ * (hc_algo_opts_t.tail_direct_pieces: multitree), tails of these fractions of its pieces:
+ * on the 3-site grids (63 ranks, 1 MiB in 144 pieces ramped over 32, 50 in flight) the flow
+ * model under SMPI's factors gave 0.1605 s without a tail, 0.1548, 0.1529, 0.1521, 0.1519 and
+ * 0.1525 s with 21, 24, 26, 28 and 30 pieces, 0.1545 s with 32. Nothing when the algorithm
+ * ignores the option (the same schedule). */
+static const double tail_direct_frac[] = {1.0 / 6, 2.0 / 11, 1.0 / 5};
+static void tail_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
+                          uint64_t seg, uint32_t r, uint32_t window, hc_schedule_t **best)
+{
+    hc_algo_opts_t v = *o;
+    v.segment_bytes = seg;
+    v.ramp_pieces = r;
+    hc_schedule_t *base = NULL;
+    if (hc_schedule_compute(pb, name, &v, &base) != HC_OK) {
+        hc_error_clear();
+        return;
+    }
+    uint32_t prev = 0;
+    for (size_t i = 0; i < sizeof tail_direct_frac / sizeof *tail_direct_frac; i++) {
+        const uint32_t d = (uint32_t)lround(tail_direct_frac[i] * base->n_segments);
+        if (d == 0 || d == prev)
+            continue;
+        prev = d;
+        v.tail_direct_pieces = d;
+        hc_schedule_t *t = NULL;
+        if (hc_schedule_compute(pb, name, &v, &t) != HC_OK || same_shape(t, base)) {
+            hc_schedule_destroy(t); /* the algorithm ignores the tail */
+            break;
+        }
+        t->window = window;
+        offer(pb, 1, t, best);
+    }
+    hc_schedule_destroy(base);
+    hc_error_clear();
+}
+
 static void class_ramps(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
                         double max_events, hc_schedule_t **best)
 {
     const uint64_t m = pb->msg_bytes;
+    /* the fastest candidate: its ramp, segment and window */
+    double fastest = INFINITY;
+    uint64_t f_seg = 0;
+    uint32_t f_r = 0, f_w = 0;
     for (size_t i = 0; i < sizeof class_ramps_r / sizeof *class_ramps_r; i++) {
         const uint32_t r = class_ramps_r[i];
         const uint64_t seg = ramp_class_segment(m, r, HC__SMPI_BEST_TOP_BYTES);
@@ -423,7 +464,7 @@ static void class_ramps(const hc_problem_t *pb, const char *name, const hc_algo_
              * ramp starts with a whole segment) */
             hc_schedule_destroy(t);
             hc_error_clear();
-            return;
+            break;
         }
         uint32_t w = smpi_window_at(pb, t, HC__SMPI_BEST_TOP_BYTES, 1);
         w = w > HC__WINDOW_TRY ? w : HC__WINDOW_TRY;
@@ -433,10 +474,22 @@ static void class_ramps(const hc_problem_t *pb, const char *name, const hc_algo_
             if (hc_schedule_clone(t, &c) != HC_OK)
                 break;
             c->window = wk < HC_EXEC_MAX_BDP_WINDOW ? wk : HC_EXEC_MAX_BDP_WINDOW;
-            offer(pb, 1, c, best);
+            if (flow_predict(pb, c, 1) != HC_OK) {
+                hc_schedule_destroy(c);
+                continue;
+            }
+            if (c->makespan < fastest) {
+                fastest = c->makespan;
+                f_seg = seg;
+                f_r = r;
+                f_w = c->window;
+            }
+            keep(c, best);
         }
         hc_schedule_destroy(t);
     }
+    if (f_r)
+        tail_variants(pb, name, o, f_seg, f_r, f_w, best);
 }
 
 static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,

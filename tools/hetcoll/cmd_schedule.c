@@ -38,6 +38,8 @@ static void help(FILE *f, int coll)
             "  --site-trees auto|two        bcast and reduce multitree: inside each site, the\n"
             "                               algorithm's rule (default auto) or the site's two\n"
             "                               trees (a reduction halves each range over them)\n"
+            "  --tail-direct N              bcast multitree: the last N pieces on the direct\n"
+            "                               site tree, which gets N/4 more (default 0: off)\n"
             "  --alpha A                    bcast TTCC switch cost (fraction of mean edge;\n"
             "                               default 0)\n"
             "  --verbose                    more detail in the note (default off)\n"

@@ -200,6 +200,10 @@ int cli_popts_handle(cli_popts_t *o, const char *cmd, int code, const char *arg)
         else
             return bad_value(cmd, "site-trees", arg, "expected auto or two");
         return CLI_OK;
+    case POPT_TAIL_DIRECT:
+        if (cli_parse_u32(arg, &o->algo.tail_direct_pieces) != 0)
+            return bad_value(cmd, "tail-direct", arg, "expected a number of pieces");
+        return CLI_OK;
     case POPT_VERBOSE:
         o->algo.verbose = 1;
         return CLI_OK;

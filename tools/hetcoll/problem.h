@@ -33,6 +33,7 @@ enum {
     POPT_SEGMENT,
     POPT_RAMP,
     POPT_SITE_TREES,
+    POPT_TAIL_DIRECT,
     POPT_VERBOSE,
     POPT_LAST
 };
@@ -59,6 +60,7 @@ enum {
         {"segment", required_argument, NULL, POPT_SEGMENT},                                        \
         {"ramp", required_argument, NULL, POPT_RAMP},                                              \
         {"site-trees", required_argument, NULL, POPT_SITE_TREES},                                  \
+        {"tail-direct", required_argument, NULL, POPT_TAIL_DIRECT},                                \
     {                                                                                              \
         "verbose", no_argument, NULL, POPT_VERBOSE                                                 \
     }
