@@ -409,7 +409,7 @@ static const uint32_t class_ramps_r[] = {16, 32, 48};
 /* The fastest of class_ramps' candidates again with its last pieces on the direct site tree
  * (hc_algo_opts_t.tail_direct_pieces: multitree), tails of these fractions of its pieces:
  * on the 3-site grids (63 ranks, 1 MiB in 144 pieces ramped over 32, 50 in flight) the flow
- * model under SMPI's factors gave 0.1605 s without a tail, 0.1548, 0.1529, 0.1521, 0.1519 and
+ * model under SMPI's factors gave 0.1605 s without a tail, 0.1541, 0.1529, 0.1521, 0.1519 and
  * 0.1525 s with 21, 24, 26, 28 and 30 pieces, 0.1545 s with 32. Nothing when the algorithm
  * ignores the option (the same schedule). */
 static const double tail_direct_frac[] = {1.0 / 6, 2.0 / 11, 1.0 / 5};

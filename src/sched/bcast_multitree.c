@@ -100,7 +100,7 @@ static void deal(const hc__mt_pack_t *k, uint32_t K, uint32_t *tree_of)
  * sites ended 0.025 s after it); a tail on the direct tree ends with the root's uplink, whose
  * extra copies the quarter more balances against the relay sites' uplinks, idle while their
  * first pieces come (flow model: 0.1605 s; a tail of 24 pieces of 144 0.1529 s, of 28 0.1519 s
- * with the quarter, 0.1555 s and 0.1565 s without). Nothing when the deal uses tree 0 alone
+ * with the quarter, 0.1534 s and 0.1555 s without). Nothing when the deal uses tree 0 alone
  * or not at all. Returns d, or 0. */
 static uint32_t tail_direct(uint32_t nt, uint32_t K, uint32_t d, uint32_t *tree_of)
 {
