@@ -992,3 +992,161 @@ int hc_flows_reduce_bound(const hc_platform_t *p, uint32_t root, double m, doubl
     hc_platform_destroy(r);
     return rc;
 }
+
+/* The classes a schedule's messages may take under opts, relative to the most favourable
+ * factors (hc_flows_bound_platform's): latency factor >= 1, bytes per unit of capacity <= 1;
+ * only those no other class beats in both. Returns their count (<= the table's size). */
+static size_t bound_classes(const hc_flow_opts_t *o, double *lat, double *bw)
+{
+    enum { NT = sizeof smpi_factors / sizeof *smpi_factors };
+    if (!o->smpi_factors) {
+        lat[0] = bw[0] = 1;
+        return 1;
+    }
+    double lf = INFINITY, bf = 0;
+    for (size_t k = 0; k < NT; k++) {
+        lf = smpi_factors[k].lat < lf ? smpi_factors[k].lat : lf;
+        bf = smpi_factors[k].bw > bf ? smpi_factors[k].bw : bf;
+    }
+    size_t n = 0;
+    for (size_t k = 0; k < NT; k++) {
+        int beaten = 0;
+        for (size_t q = 0; q < NT && !beaten; q++)
+            beaten = q != k && smpi_factors[q].lat <= smpi_factors[k].lat &&
+                     smpi_factors[q].bw >= smpi_factors[k].bw &&
+                     (smpi_factors[q].lat < smpi_factors[k].lat ||
+                      smpi_factors[q].bw > smpi_factors[k].bw || q < k);
+        if (!beaten) {
+            lat[n] = smpi_factors[k].lat / lf;
+            bw[n++] = smpi_factors[k].bw / bf;
+        }
+    }
+    return n;
+}
+
+/* The sites LP of a broadcast from root on q (hc_flows_bound_platform's copy): sites are the
+ * clusters; an arc's resources are those common to every route out of its source site and into
+ * its destination site. *out = max(lo, the LP's bound); lo when it does not apply. */
+static int sites_lp(const hc_platform_t *q, const hc_flow_opts_t *o, uint32_t root, double m,
+                    double lo, double *out)
+{
+    *out = lo;
+    const uint32_t K = q->n_clusters, P = q->P;
+    if (K < 2 || K > 16)
+        return HC_OK;
+    for (uint32_t v = 0; v < P; v++)
+        if (q->cluster[v] < 0)
+            return HC_OK;
+    const size_t n_r = 2 * (size_t)q->n_links, na_max = (size_t)K * (K - 1);
+    double *L = hc__malloc((size_t)K * K, sizeof *L), *first = hc__malloc(K, sizeof *first);
+    unsigned char *in = hc__malloc((size_t)K * (n_r ? n_r : 1), 1);
+    unsigned char *outm = hc__malloc((size_t)K * (n_r ? n_r : 1), 1);
+    unsigned char *done = hc__calloc(K, 1);
+    uint32_t *src = hc__malloc(na_max, sizeof *src), *dst = hc__malloc(na_max, sizeof *dst);
+    double *alat = hc__malloc(na_max, sizeof *alat), *cap = hc__malloc(n_r ? n_r : 1, sizeof *cap);
+    size_t *off = hc__malloc(na_max + 1, sizeof *off);
+    uint32_t *res = hc__malloc(na_max * (n_r ? n_r : 1), sizeof *res);
+    int32_t *res_id = hc__malloc(n_r ? n_r : 1, sizeof *res_id);
+    double cl_lat[sizeof smpi_factors / sizeof *smpi_factors];
+    double cl_bw[sizeof smpi_factors / sizeof *smpi_factors];
+    int rc = HC_OK;
+    if (!L || !first || !in || !outm || !done || !src || !dst || !alat || !cap || !off || !res ||
+        !res_id) {
+        rc = hc__error(HC_ERR_NOMEM, "out of memory in the broadcast's sites bound");
+        goto done;
+    }
+    const uint32_t r = (uint32_t)q->cluster[root];
+    for (size_t x = 0; x < (size_t)K * K; x++)
+        L[x] = INFINITY;
+    for (uint32_t i = 0; i < P; i++)
+        for (uint32_t j = 0; j < P; j++) {
+            uint32_t ci = (uint32_t)q->cluster[i], cj = (uint32_t)q->cluster[j];
+            if (ci != cj && q->route[(size_t)i * P + j] &&
+                q->lat[(size_t)i * P + j] < L[ci * K + cj])
+                L[ci * K + cj] = q->lat[(size_t)i * P + j];
+        }
+    /* the earliest a byte reaches each site (Dijkstra over the sites at the best class) */
+    for (uint32_t c = 0; c < K; c++)
+        first[c] = c == r ? 0 : INFINITY;
+    for (uint32_t it = 0; it < K; it++) {
+        uint32_t u = UINT32_MAX;
+        for (uint32_t c = 0; c < K; c++)
+            if (!done[c] && (u == UINT32_MAX || first[c] < first[u]))
+                u = c;
+        if (u == UINT32_MAX || !isfinite(first[u]))
+            break;
+        done[u] = 1;
+        for (uint32_t c = 0; c < K; c++)
+            if (c != u && first[u] + L[u * K + c] < first[c])
+                first[c] = first[u] + L[u * K + c];
+    }
+    for (uint32_t c = 0; c < K; c++) {
+        common_resources(q, c, 1, in + (size_t)c * n_r);
+        common_resources(q, c, 0, outm + (size_t)c * n_r);
+    }
+    size_t na = 0, nz = 0, n_res = 0;
+    for (size_t x = 0; x < n_r; x++)
+        res_id[x] = -1;
+    off[0] = 0;
+    for (uint32_t i = 0; i < K; i++)
+        for (uint32_t j = 0; j < K; j++) {
+            if (i == j || j == r || !isfinite(L[i * K + j]))
+                continue;
+            src[na] = i;
+            dst[na] = j;
+            alat[na] = L[i * K + j];
+            for (size_t x = 0; x < n_r; x++)
+                if (outm[(size_t)i * n_r + x] || in[(size_t)j * n_r + x]) {
+                    if (res_id[x] < 0) {
+                        res_id[x] = (int32_t)n_res;
+                        cap[n_res++] = q->links[x >> 1].bw;
+                    }
+                    res[nz++] = (uint32_t)res_id[x];
+                }
+            off[++na] = nz;
+        }
+    size_t nc = bound_classes(o, cl_lat, cl_bw);
+    hc__sites_lp_t s = {K,  r,      m,     na,    src, dst, alat, first,
+                        nc, cl_lat, cl_bw, n_res, cap, off, res};
+    double lp = lo;
+    rc = hc__flows_sites_lp_bound(&s, lo, &lp);
+    if (rc == HC_OK && lp > lo)
+        *out = lp;
+done:
+    free(L);
+    free(first);
+    free(in);
+    free(outm);
+    free(done);
+    free(src);
+    free(dst);
+    free(alat);
+    free(cap);
+    free(off);
+    free(res);
+    free(res_id);
+    return rc;
+}
+
+int hc_flows_bcast_bound_model(const hc_platform_t *p, const hc_flow_opts_t *opts, uint32_t root,
+                               double m, double *out)
+{
+    if (!p || !out || root >= p->P || !(m >= 0))
+        return hc__error(HC_ERR_INVAL, "hc_flows_bcast_bound_model: NULL argument, root out of "
+                                       "range or negative size");
+    *out = 0;
+    hc_flow_opts_t o;
+    hc_flow_opts_init(&o);
+    if (opts)
+        HC__TRY(hc__opts_read(&o, sizeof o, opts, "hc_flow_opts_t"));
+    if (!hc_platform_has_routes(p) || p->P < 2)
+        return HC_OK;
+    hc_platform_t *q = NULL;
+    HC__TRY(hc_flows_bound_platform(p, &o, &q));
+    double cut = 0;
+    int rc = hc_flows_bcast_bound(q, root, m, &cut);
+    if (rc == HC_OK)
+        rc = sites_lp(q, &o, root, m, cut, out);
+    hc_platform_destroy(q);
+    return rc;
+}

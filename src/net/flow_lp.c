@@ -164,3 +164,254 @@ done:
     free(rowub);
     return rc;
 }
+
+/* ---- the broadcast's sites LP (hc_flows_bcast_bound_model) ---- */
+
+/* At most this many interval boundaries below T (rounding a release down to one keeps a lower
+ * bound); above SITES_LP_MAX_ENTRIES matrix entries the LP is skipped. */
+#define SITES_LP_MAX_BOUNDARIES 64
+#define SITES_LP_MAX_ENTRIES 400000
+
+/* The largest k with t[k] <= x (-1 when x < t[0]). */
+static int interval_at(const double *t, uint32_t nb, double x)
+{
+    int k = -1;
+    while (k + 1 < (int)nb && t[k + 1] <= x)
+        k++;
+    return k;
+}
+
+/* Whether m bytes can reach every other site by T: the LP's largest common delivery
+ * (maximised) against m. -1 on an unsolved LP or out of memory, -2 above
+ * SITES_LP_MAX_ENTRIES. */
+static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n_bnd, double T)
+{
+    uint32_t nb = 0; /* the boundaries below T; interval k = [t[k], t[k + 1]), t[nb] = T */
+    while (nb < n_bnd && bnd[nb] < T)
+        nb++;
+    if (nb == 0)
+        return 0; /* nothing can flow before T */
+    const double *t = bnd;
+    const size_t nc = s->nc, na = s->n_arcs;
+    /* columns: s, then x[a][c][k] for k >= the arc-class's first interval */
+    int *first = hc__malloc(na * nc, sizeof *first);
+    size_t *col0 = hc__malloc(na * nc + 1, sizeof *col0);
+    int *cap_row = hc__malloc(s->n_res, sizeof *cap_row);
+    if (!first || !col0 || !cap_row) {
+        free(first);
+        free(col0);
+        free(cap_row);
+        hc__error(HC_ERR_NOMEM, "out of memory in the sites LP");
+        return -1;
+    }
+    size_t n_col = 1;
+    for (size_t a = 0; a < na; a++)
+        for (size_t c = 0; c < nc; c++) {
+            double rel =
+                (s->src[a] == s->root ? 0 : s->first[s->src[a]]) + s->cl_lat[c] * s->lat[a];
+            int k = rel < T ? interval_at(t, nb, rel) : (int)nb; /* nb: no column */
+            first[a * nc + c] = k < 0 ? 0 : k;                   /* t[0] is the least release */
+            col0[a * nc + c] = n_col;
+            n_col += nb - (uint32_t)first[a * nc + c];
+        }
+    col0[na * nc] = n_col;
+    /* rows: capacities (resource x interval), demands (site), causality (relay arc x interval) */
+    int n_row = 0;
+    for (size_t q = 0; q < s->n_res; q++) {
+        cap_row[q] = n_row;
+        n_row += (int)nb;
+    }
+    const int dem_row = n_row;
+    n_row += (int)s->K;
+    int *cau_row = hc__malloc(na, sizeof *cau_row);
+    if (!cau_row) {
+        free(first);
+        free(col0);
+        free(cap_row);
+        hc__error(HC_ERR_NOMEM, "out of memory in the sites LP");
+        return -1;
+    }
+    for (size_t a = 0; a < na; a++) {
+        cau_row[a] = s->src[a] == s->root ? -1 : n_row;
+        if (cau_row[a] >= 0)
+            n_row += (int)nb;
+    }
+    /* entries of each x column: its capacity rows, its demand row, the causality rows of its
+     * own arc (k' >= k) and of the arcs out of its destination that may forward it */
+    size_t n_nz = 1;
+    for (size_t a = 0; a < na; a++) {
+        size_t fwd = 0;
+        for (size_t b = 0; b < na; b++)
+            if (s->src[b] == s->dst[a] && s->dst[b] != s->src[a])
+                fwd++;
+        for (size_t c = 0; c < nc; c++) {
+            size_t cols = col0[a * nc + c + 1] - col0[a * nc + c];
+            n_nz += cols * ((s->res_off[a + 1] - s->res_off[a]) + 1 + (cau_row[a] >= 0 ? nb : 0) +
+                            fwd * nb);
+        }
+    }
+    if (n_nz > SITES_LP_MAX_ENTRIES) {
+        free(first);
+        free(col0);
+        free(cap_row);
+        free(cau_row);
+        return -2;
+    }
+    CoinBigIndex *start = hc__malloc(n_col + 1, sizeof *start);
+    int *index = hc__malloc(n_nz, sizeof *index);
+    double *value = hc__malloc(n_nz, sizeof *value), *collb = hc__calloc(n_col, sizeof *collb);
+    double *colub = hc__malloc(n_col, sizeof *colub), *obj = hc__calloc(n_col, sizeof *obj);
+    double *rowlb = hc__malloc((size_t)n_row, sizeof *rowlb);
+    double *rowub = hc__malloc((size_t)n_row, sizeof *rowub);
+    int ok = -1;
+    if (!start || !index || !value || !collb || !colub || !obj || !rowlb || !rowub) {
+        hc__error(HC_ERR_NOMEM, "out of memory in the sites LP");
+        goto done;
+    }
+    /* bytes in MB, capacities in MB/s */
+    for (size_t q = 0; q < s->n_res; q++)
+        for (uint32_t k = 0; k < nb; k++) {
+            rowlb[cap_row[q] + (int)k] = -DBL_MAX;
+            rowub[cap_row[q] + (int)k] = s->cap[q] * 1e-6 * ((k + 1 < nb ? t[k + 1] : T) - t[k]);
+        }
+    for (uint32_t j = 0; j < s->K; j++) {
+        rowlb[dem_row + (int)j] = j == s->root ? -DBL_MAX : 0;
+        rowub[dem_row + (int)j] = DBL_MAX;
+    }
+    for (size_t a = 0; a < na; a++)
+        for (uint32_t k = 0; cau_row[a] >= 0 && k < nb; k++) {
+            rowlb[cau_row[a] + (int)k] = -DBL_MAX;
+            rowub[cau_row[a] + (int)k] = 0;
+        }
+    size_t z = 0, col = 0;
+    start[0] = 0;
+    colub[0] = s->m * 1e-6;
+    obj[0] = -1.0; /* maximise the common delivery s */
+    for (uint32_t j = 0; j < s->K; j++)
+        if (j != s->root) {
+            index[z] = dem_row + (int)j;
+            value[z++] = -1.0;
+        }
+    start[++col] = (CoinBigIndex)z;
+    for (size_t a = 0; a < na; a++)
+        for (size_t c = 0; c < nc; c++)
+            for (uint32_t k = (uint32_t)first[a * nc + c]; k < nb; k++) {
+                colub[col] = DBL_MAX;
+                for (size_t r = s->res_off[a]; r < s->res_off[a + 1]; r++) {
+                    index[z] = cap_row[s->res[r]] + (int)k;
+                    value[z++] = 1.0 / s->cl_bw[c];
+                }
+                index[z] = dem_row + (int)s->dst[a];
+                value[z++] = 1.0;
+                /* sent on a through interval k' >= k: counts against a's causality rows */
+                for (uint32_t k2 = k; cau_row[a] >= 0 && k2 < nb; k2++) {
+                    index[z] = cau_row[a] + (int)k2;
+                    value[z++] = 1.0;
+                }
+                /* received at dst[a] in interval k (at t[k] at the earliest): an arc b out of
+                 * it may forward it in interval k2 if t[k] < (k2's end) - lat[b], b's smallest
+                 * latency (bytes flow a latency after their message starts, which needs them
+                 * there); not back to where it came from */
+                for (size_t b = 0; b < na; b++) {
+                    if (s->src[b] != s->dst[a] || s->dst[b] == s->src[a])
+                        continue;
+                    for (uint32_t k2 = 0; k2 < nb; k2++) {
+                        double end = k2 + 1 < nb ? t[k2 + 1] : T;
+                        if (t[k] < end - s->lat[b]) {
+                            index[z] = cau_row[b] + (int)k2;
+                            value[z++] = -1.0;
+                        }
+                    }
+                }
+                start[++col] = (CoinBigIndex)z;
+            }
+    Clp_Simplex *lp = Clp_newModel();
+    if (!lp) {
+        hc__error(HC_ERR_NOMEM, "out of memory in the sites LP");
+        goto done;
+    }
+    Clp_setLogLevel(lp, 0);
+    Clp_loadProblem(lp, (int)n_col, n_row, start, index, value, collb, colub, obj, rowlb, rowub);
+    Clp_setOptimizationDirection(lp, 1.0);
+    if (Clp_dual(lp, 0) == 0 && Clp_isProvenOptimal(lp))
+        ok = -Clp_objectiveValue(lp) >= s->m * 1e-6 * (1 - 1e-6);
+    Clp_deleteModel(lp);
+done:
+    free(first);
+    free(col0);
+    free(cap_row);
+    free(cau_row);
+    free(start);
+    free(index);
+    free(value);
+    free(collb);
+    free(colub);
+    free(obj);
+    free(rowlb);
+    free(rowub);
+    return ok;
+}
+
+int hc__flows_sites_lp_bound(const hc__sites_lp_t *s, double lo, double *out)
+{
+    *out = lo;
+    if (s->n_arcs == 0 || s->nc == 0 || !(s->m > 0))
+        return HC_OK;
+    /* boundaries: every arc-class release, and each shifted by each relay arc's latency (when
+     * a relay may forward what arrived then) */
+    size_t n_rel = s->n_arcs * s->nc;
+    size_t n_all = n_rel * (1 + s->n_arcs);
+    double *all = hc__malloc(n_all, sizeof *all), *bnd = hc__malloc(n_all, sizeof *bnd);
+    if (!all || !bnd) {
+        free(all);
+        free(bnd);
+        return hc__error(HC_ERR_NOMEM, "out of memory in the sites LP");
+    }
+    size_t n = 0;
+    for (size_t a = 0; a < s->n_arcs; a++)
+        for (size_t c = 0; c < s->nc; c++)
+            all[n++] = (s->src[a] == s->root ? 0 : s->first[s->src[a]]) + s->cl_lat[c] * s->lat[a];
+    for (size_t b = 0; b < s->n_arcs; b++)
+        for (size_t q = 0; s->src[b] != s->root && q < n_rel; q++)
+            all[n++] = all[q] + s->lat[b];
+    qsort(all, n, sizeof *all, cmp_double);
+    uint32_t nd = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(all[i]) && (nd == 0 || all[i] > all[nd - 1]))
+            all[nd++] = all[i];
+    /* the least T the LP lets m reach every site by: the largest T found short (a bound),
+     * between lo (the cut bound) and a T the LP reaches; fewer boundaries when too large */
+    double hi = 0;
+    uint32_t n_bnd = 0;
+    int f = -2;
+    for (uint32_t cap = SITES_LP_MAX_BOUNDARIES; f == -2 && cap >= 8; cap /= 2) {
+        n_bnd = nd < cap ? nd : cap;
+        for (uint32_t k = 0; k < n_bnd; k++)
+            bnd[k] = n_bnd == nd ? all[k] : all[(size_t)k * (nd - 1) / (n_bnd - 1)];
+        hi = lo > 0 ? lo : (n_bnd ? bnd[0] : 0) + 1e-9;
+        for (int it = 0; it < 40 && (f = sites_feasible(s, bnd, n_bnd, hi)) == 0; it++) {
+            lo = hi;
+            hi *= 2;
+        }
+    }
+    free(all);
+    if (f != 1) {
+        free(bnd);
+        hc_error_clear();
+        return HC_OK; /* unsolved or too large: the cut bound stands */
+    }
+    for (int it = 0; it < 50 && hi - lo > 1e-7 * hi; it++) {
+        double mid = 0.5 * (lo + hi);
+        f = sites_feasible(s, bnd, n_bnd, mid);
+        if (f < 0)
+            break;
+        if (f)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    free(bnd);
+    hc_error_clear();
+    *out = lo;
+    return HC_OK;
+}

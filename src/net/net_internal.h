@@ -120,4 +120,30 @@ const char *hc__platform_random_names(void);
 int hc__flows_lp_bound(const hc_platform_t *p, size_t n, const double *rel, const double *bytes,
                        const size_t *off, const uint32_t *res, double *out);
 
+/* A broadcast over K sites for the sites LP (flow_lp.c): every site but `root` needs m bytes.
+ * Arc a carries bytes from site src[a] to dst[a] (never into the root's site) over the resources
+ * res[res_off[a] .. res_off[a + 1]) (ids 0 .. n_res - 1, capacities cap, B/s); in class c a byte
+ * flows cl_lat[c] x lat[a] (the arc's smallest route latency at the best class) after its
+ * message starts, which needs it at src[a] (the root's site from 0, another from first[src[a]],
+ * the earliest any byte reaches it), and uses 1 / cl_bw[c] units of each resource's capacity. */
+typedef struct hc__sites_lp {
+    uint32_t K, root;
+    double m;
+    size_t n_arcs;
+    const uint32_t *src, *dst;
+    const double *lat, *first;
+    size_t nc;
+    const double *cl_lat, *cl_bw;
+    size_t n_res;
+    const double *cap;
+    const size_t *res_off;
+    const uint32_t *res;
+} hc__sites_lp_t;
+
+/* The least T by which a time-indexed LP of s lets m bytes reach every site (each resource within
+ * its capacity in every interval, each arc-class after its release, each relay forwarding only
+ * what reached it an arc latency before), searched from lo (a known lower bound) by bisection:
+ * *out = the largest T found short, or lo when the LP is too large or unsolved. */
+int hc__flows_sites_lp_bound(const hc__sites_lp_t *s, double lo, double *out);
+
 #endif
