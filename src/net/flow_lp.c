@@ -412,6 +412,6 @@ int hc__flows_sites_lp_bound(const hc__sites_lp_t *s, double lo, double *out)
     }
     free(bnd);
     hc_error_clear();
-    *out = lo;
+    *out = lo * LP_SAFETY; /* Clp's tolerances */
     return HC_OK;
 }
