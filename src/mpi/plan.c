@@ -411,19 +411,15 @@ static const uint32_t class_ramps_r[] = {16, 32, 48};
  * on the 3-site grids (63 ranks, 1 MiB in 144 pieces ramped over 32, 50 in flight) the flow
  * model under SMPI's factors gave 0.1605 s without a tail, 0.1541, 0.1529, 0.1521, 0.1519 and
  * 0.1525 s with 21, 24, 26, 28 and 30 pieces, 0.1545 s with 32. Nothing when the algorithm
- * ignores the option (the same schedule). */
+ * ignores the option (the same schedule as base, the candidate computed with seg and r). */
 static const double tail_direct_frac[] = {1.0 / 6, 2.0 / 11, 1.0 / 5};
 static void tail_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
-                          uint64_t seg, uint32_t r, uint32_t window, hc_schedule_t **best)
+                          uint64_t seg, uint32_t r, uint32_t window, const hc_schedule_t *base,
+                          hc_schedule_t **best)
 {
     hc_algo_opts_t v = *o;
     v.segment_bytes = seg;
     v.ramp_pieces = r;
-    hc_schedule_t *base = NULL;
-    if (hc_schedule_compute(pb, name, &v, &base) != HC_OK) {
-        hc_error_clear();
-        return;
-    }
     uint32_t prev = 0;
     for (size_t i = 0; i < sizeof tail_direct_frac / sizeof *tail_direct_frac; i++) {
         const uint32_t d = (uint32_t)lround(tail_direct_frac[i] * base->n_segments);
@@ -439,7 +435,6 @@ static void tail_variants(const hc_problem_t *pb, const char *name, const hc_alg
         t->window = window;
         offer(pb, 1, t, best);
     }
-    hc_schedule_destroy(base);
     hc_error_clear();
 }
 
@@ -451,6 +446,7 @@ static void class_ramps(const hc_problem_t *pb, const char *name, const hc_algo_
     double fastest = INFINITY;
     uint64_t f_seg = 0;
     uint32_t f_r = 0, f_w = 0;
+    hc_schedule_t *f = NULL; /* its schedule, tail_variants' base */
     for (size_t i = 0; i < sizeof class_ramps_r / sizeof *class_ramps_r; i++) {
         const uint32_t r = class_ramps_r[i];
         const uint64_t seg = ramp_class_segment(m, r, HC__SMPI_BEST_TOP_BYTES);
@@ -483,13 +479,19 @@ static void class_ramps(const hc_problem_t *pb, const char *name, const hc_algo_
                 f_seg = seg;
                 f_r = r;
                 f_w = c->window;
+                if (f != t) {
+                    hc_schedule_destroy(f);
+                    f = t;
+                }
             }
             keep(c, best);
         }
-        hc_schedule_destroy(t);
+        if (t != f)
+            hc_schedule_destroy(t);
     }
-    if (f_r)
-        tail_variants(pb, name, o, f_seg, f_r, f_w, best);
+    if (f)
+        tail_variants(pb, name, o, f_seg, f_r, f_w, f, best);
+    hc_schedule_destroy(f);
 }
 
 static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,

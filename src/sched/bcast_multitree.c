@@ -58,11 +58,35 @@
 #define MT_MIN_CAP 64u
 #define MT_PIECE_BYTES 65536u
 
-/* Smooth weighted round robin: piece j -> tree, counts proportional to the weights (each tree
- * of at least HC__MT_MIN_WEIGHT and half a piece gets one). */
+/* Smooth weighted round robin: each of the n pieces to the tree whose credit, raised by its
+ * weight w[t] per piece, is highest (the first on ties), which then pays the weights' sum: the
+ * counts follow the weights and the trees interleave. Nonzero without memory (tree_of
+ * untouched). */
+static int swrr(const double *w, uint32_t nt, uint32_t n, uint32_t *tree_of)
+{
+    double *cur = calloc(nt, sizeof *cur), sum = 0;
+    if (!cur)
+        return -1;
+    for (uint32_t t = 0; t < nt; t++)
+        sum += w[t];
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t best = 0;
+        for (uint32_t t = 0; t < nt; t++) {
+            cur[t] += w[t];
+            if (cur[t] > cur[best])
+                best = t;
+        }
+        cur[best] -= sum;
+        tree_of[j] = best;
+    }
+    free(cur);
+    return 0;
+}
+
+/* The K pieces dealt by swrr in proportion to the packing's weights (each tree of at least
+ * HC__MT_MIN_WEIGHT and half a piece gets one; without memory, all on tree 0). */
 static void deal(const hc__mt_pack_t *k, uint32_t K, uint32_t *tree_of)
 {
-    double *cur = calloc(k->nt, sizeof *cur);
     double w[64];
     uint32_t nt = k->nt < 64 ? k->nt : 64;
     uint32_t top = 0;
@@ -74,22 +98,8 @@ static void deal(const hc__mt_pack_t *k, uint32_t K, uint32_t *tree_of)
     }
     if (wsum == 0)
         w[top] = 1;
-    for (uint32_t j = 0; j < K; j++) {
-        uint32_t best = 0;
-        double sum = 0;
-        for (uint32_t t = 0; t < nt; t++) {
-            if (cur)
-                cur[t] += w[t];
-            sum += w[t];
-        }
-        for (uint32_t t = 0; cur && t < nt; t++)
-            if (cur[t] > cur[best])
-                best = t;
-        if (cur)
-            cur[best] -= sum;
-        tree_of[j] = best;
-    }
-    free(cur);
+    if (swrr(w, nt, K, tree_of) != 0)
+        memset(tree_of, 0, K * sizeof *tree_of);
 }
 
 /* opts->tail_direct_pieces: the last d pieces on the direct tree (tree 0), which carries d / 4
@@ -104,10 +114,10 @@ static void deal(const hc__mt_pack_t *k, uint32_t K, uint32_t *tree_of)
  * or not at all. Returns d, or 0. */
 static uint32_t tail_direct(uint32_t nt, uint32_t K, uint32_t d, uint32_t *tree_of)
 {
-    uint32_t *cnt = calloc(nt, sizeof *cnt), *want = calloc(nt, sizeof *want);
-    int64_t *cur = calloc(nt, sizeof *cur);
+    uint32_t *cnt = calloc(nt, sizeof *cnt);
+    double *want = calloc(nt, sizeof *want); /* swrr's weights: whole counts */
     uint32_t others = 0, done = 0;
-    if (!cnt || !want || !cur || K < 2)
+    if (!cnt || !want || K < 2)
         goto out;
     for (uint32_t j = 0; j < K; j++)
         cnt[tree_of[j]]++;
@@ -124,8 +134,10 @@ static uint32_t tail_direct(uint32_t nt, uint32_t K, uint32_t d, uint32_t *tree_
     const uint32_t rest = K - nd, had = K - cnt[0];
     uint32_t given = 0;
     for (uint32_t t = 1; t < nt; t++) {
-        want[t] = cnt[t] ? 1 + (uint32_t)((uint64_t)(cnt[t] - 1) * (rest - others) / had) : 0;
-        given += want[t];
+        const uint32_t c =
+            cnt[t] ? 1 + (uint32_t)((uint64_t)(cnt[t] - 1) * (rest - others) / had) : 0;
+        want[t] = c;
+        given += c;
     }
     for (uint32_t t = 1; given < rest; t = t + 1 < nt ? t + 1 : 1)
         if (cnt[t]) {
@@ -133,24 +145,15 @@ static uint32_t tail_direct(uint32_t nt, uint32_t K, uint32_t d, uint32_t *tree_
             given++;
         }
     want[0] = nd - d;
-    /* the body, K - d pieces */
-    for (uint32_t j = 0; j < K - d; j++) {
-        uint32_t best = 0;
-        for (uint32_t t = 0; t < nt; t++) {
-            cur[t] += want[t];
-            if (cur[t] > cur[best])
-                best = t;
-        }
-        cur[best] -= K - d;
-        tree_of[j] = best;
-    }
+    /* the body, K - d pieces (the counts sum to it) */
+    if (swrr(want, nt, K - d, tree_of) != 0)
+        goto out;
     for (uint32_t j = K - d; j < K; j++)
         tree_of[j] = 0;
     done = d;
 out:
     free(cnt);
     free(want);
-    free(cur);
     return done;
 }
 
