@@ -31,9 +31,9 @@
  * bound_s: a lower bound on any schedule's time on the platform's links (nan without routes):
  * bcast hc_flows_bcast_bound_model (the cut bound, tightened by the sites LP: relays forward only
  * what reached them, and under SMPI's model early bytes move at the small classes' rates); reduce
- * hc_flows_reduce_bound, the same with every route reversed (the mirror: each site's data leaves
- * through the links all routes out of it share, which on split-duplex links are the other
- * direction); a2a-* and redist hc_flows_bound on the op's byte matrix (the links' loads, latencies
+ * hc_flows_reduce_bound_model, the same for the reduction (each site's data leaves through the
+ * links all routes out of it share, which on split-duplex links are the other direction); a2a-*
+ * and redist hc_flows_bound on the op's byte matrix (the links' loads, latencies
  * and the LP over all links). With HETCOLL_FLOW_MODEL=smpi (SimGrid's default network model) the
  * same bounds on hc_flows_bound_platform's platform (latencies x 1.61075, capacities x 1.08739: the
  * most favourable message sizes' factors; shared links crossed both ways / 1.05, the cross
@@ -433,7 +433,7 @@ static double link_bound(const bench_t *b, const hc_platform_t *plat, const int 
         if (hc_flows_bcast_bound_model(plat, &fo, 0, (double)b->size, &lb) != HC_OK)
             lb = NAN;
     } else if (strcmp(b->kind, "reduce") == 0) {
-        if (hc_flows_reduce_bound(pl, 0, (double)b->size, &lb) != HC_OK)
+        if (hc_flows_reduce_bound_model(plat, &fo, 0, (double)b->size, &lb) != HC_OK)
             lb = NAN;
     } else {
         double *bytes = calloc((size_t)P * P, sizeof *bytes);

@@ -142,8 +142,22 @@ int hc_flows_bcast_bound_model(const hc_platform_t *p, const hc_flow_opts_t *opt
                                double m, double *out);
 /* Cut bound of a reduction of m bytes to `root`: the broadcast bound on p with every route
  * reversed (route i -> j takes j -> i's links in the opposite order and direction), the mirror
- * of the reduction; the same as the broadcast's when the routes are symmetric. (API 9) */
+ * of the reduction, except the nodes' latencies: the root takes m in through the links common to
+ * its routes in, after the shortest latency path from the farthest node (every position it
+ * receives carries that node's data), and every other node sends m out through the links common
+ * to its routes out, after its smallest latency out (its data may go straight to the root while
+ * its other messages are on their way). Until API 20 a node's term counted its shortest path to
+ * the root, which a reduction sending part of a node's data through a nearer site beats. (API 9) */
 int hc_flows_reduce_bound(const hc_platform_t *p, uint32_t root, double m, double *out);
+
+/* The reduction's bound under the flow model of opts (NULL: the defaults): hc_flows_reduce_bound
+ * on hc_flows_bound_platform's copy of p, tightened by the sites LP of
+ * hc_flows_bcast_bound_model for the reduction (solved on its time reversal): every other site
+ * sends m bytes (its data, maybe combined with others') out through the links common to its
+ * routes out, a message's bytes flow only after its class's latency, and a site sends on toward
+ * the root only data whose message into it ended before its own message started. (API 20) */
+int hc_flows_reduce_bound_model(const hc_platform_t *p, const hc_flow_opts_t *opts, uint32_t root,
+                                double m, double *out);
 
 /* The platform as the flow model of `opts` (NULL: the defaults) sees it at its most favourable:
  * a copy of p whose latencies (links and pairs) are multiplied by the smallest latency factor

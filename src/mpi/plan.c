@@ -1130,9 +1130,9 @@ static hc__entry_t *new_slot(hc_comm_t *c, hc__entry_t *tmp)
 }
 
 /* The link bound of the planned problem pb (verbose mode's report): a broadcast's
- * hc_flows_bcast_bound_model, a reduction's cut bound, an exchange's hc_flows_bound on its sizes (a
- * redistribution's on exch, the exchange it is: NULL when not built), on the platform as the flow
- * model sees it at best. */
+ * hc_flows_bcast_bound_model, a reduction's hc_flows_reduce_bound_model, an exchange's
+ * hc_flows_bound on its sizes (a redistribution's on exch, the exchange it is: NULL when not
+ * built), on the platform as the flow model sees it at best. */
 static int link_bound(const hc_comm_t *c, const hc_problem_t *pb, const hc_problem_t *exch,
                       double *lb)
 {
@@ -1150,7 +1150,7 @@ static int link_bound(const hc_comm_t *c, const hc_problem_t *pb, const hc_probl
     if (rc == HC_OK && x->coll == HC_COLL_BCAST)
         rc = hc_flows_bcast_bound_model(x->platform, &fo, x->root, (double)x->msg_bytes, lb);
     else if (rc == HC_OK && x->coll == HC_COLL_REDUCE)
-        rc = hc_flows_reduce_bound(bp, x->root, (double)x->msg_bytes, lb);
+        rc = hc_flows_reduce_bound_model(x->platform, &fo, x->root, (double)x->msg_bytes, lb);
     else if (rc == HC_OK && x->coll == HC_COLL_ALLTOALL)
         rc = hc_flows_bound(bp, x->sizes->v, lb);
     else if (rc == HC_OK)

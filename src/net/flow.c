@@ -828,10 +828,10 @@ static size_t common_resources(const hc_platform_t *p, uint32_t c, int into, uns
 /* Node v's cut: m bytes must cross every resource common to all routes into v (into = 1; a
  * broadcast's receivers) or out of v (the root): m over the smallest such capacity, plus
  * `first` when receiving (no flow into v carries bytes before the first byte can reach v from
- * the root), else the smallest latency out of v (the last byte's way). cnt: n_r zeros, left
- * zeroed. */
+ * the root), else `last` when >= 0, else the smallest latency out of v (the first bytes' wait).
+ * cnt: n_r zeros, left zeroed. */
 static double node_cut(const hc_platform_t *p, uint32_t v, int into, double m, double first,
-                       uint32_t *cnt)
+                       double last, uint32_t *cnt)
 {
     size_t n_r = 2 * (size_t)p->n_links;
     double min_lat = INFINITY, t = 0;
@@ -854,15 +854,14 @@ static double node_cut(const hc_platform_t *p, uint32_t v, int into, double m, d
             t = m / p->links[x >> 1].bw;
         cnt[x] = 0;
     }
-    double lat = into ? first : min_lat;
+    double lat = into ? first : last >= 0 ? last : min_lat;
     return t > 0 ? t + (isfinite(lat) ? lat : 0) : 0;
 }
 
-int hc_flows_bcast_bound(const hc_platform_t *p, uint32_t root, double m, double *out)
+/* The cut bound of a broadcast from root on p (mirror 0), or of a reduction to root on p with
+ * its routes reversed (mirror 1; see hc_flows_reduce_bound). */
+static int cut_bound(const hc_platform_t *p, uint32_t root, double m, int mirror, double *out)
 {
-    if (!p || !out || root >= p->P || !(m >= 0))
-        return hc__error(HC_ERR_INVAL, "hc_flows_bcast_bound: NULL argument, root out of range "
-                                       "or negative size");
     *out = 0;
     if (!hc_platform_has_routes(p) || p->P < 2)
         return HC_OK;
@@ -892,9 +891,22 @@ int hc_flows_bcast_bound(const hc_platform_t *p, uint32_t root, double m, double
             if (v != u && dist[u] + p->lat[(size_t)u * p->P + v] < dist[v])
                 dist[v] = dist[u] + p->lat[(size_t)u * p->P + v];
     }
+    /* A broadcast's receiver v takes no byte before dist[v]; the root's last byte may go to a
+     * neighbour. The mirror (a reduction backwards in time, where a message's latency follows
+     * its bytes): the root takes in, after the farthest node's shortest path, every position
+     * combined with that node's data; another node's data leaves it after its own message's
+     * latency, and may go straight to the root, so only that latency counts. */
+    double far = 0;
+    for (uint32_t v = 0; mirror && v < p->P; v++)
+        if (isfinite(dist[v]) && dist[v] > far)
+            far = dist[v];
     double nodes = 0;
     for (uint32_t v = 0; v < p->P; v++) {
-        double t = node_cut(p, v, v != root, m, dist[v], cnt);
+        double first = mirror && v != root ? INFINITY : dist[v];
+        for (uint32_t u = 0; mirror && v != root && u < p->P; u++)
+            if (u != v && p->lat[(size_t)u * p->P + v] < first)
+                first = p->lat[(size_t)u * p->P + v];
+        double t = node_cut(p, v, v != root, m, first, mirror ? far : -1, cnt);
         nodes = t > nodes ? t : nodes;
     }
     free(cnt);
@@ -951,14 +963,18 @@ int hc_flows_bcast_bound(const hc_platform_t *p, uint32_t root, double m, double
     return HC_OK;
 }
 
-int hc_flows_reduce_bound(const hc_platform_t *p, uint32_t root, double m, double *out)
+int hc_flows_bcast_bound(const hc_platform_t *p, uint32_t root, double m, double *out)
 {
     if (!p || !out || root >= p->P || !(m >= 0))
-        return hc__error(HC_ERR_INVAL, "hc_flows_reduce_bound: NULL argument, root out of range "
+        return hc__error(HC_ERR_INVAL, "hc_flows_bcast_bound: NULL argument, root out of range "
                                        "or negative size");
-    *out = 0;
-    if (!hc_platform_has_routes(p) || p->P < 2)
-        return HC_OK;
+    return cut_bound(p, root, m, 0, out);
+}
+
+/* A copy of p with every route reversed: route i -> j takes j -> i's links in the opposite order
+ * and direction (a reduction seen as a broadcast). */
+static int reversed(const hc_platform_t *p, hc_platform_t **out)
+{
     hc_platform_t *r = NULL;
     HC__TRY(hc_platform_clone(p, &r));
     size_t cap = 0;
@@ -987,8 +1003,25 @@ int hc_flows_reduce_bound(const hc_platform_t *p, uint32_t root, double m, doubl
         }
     free(h);
     free(rev);
-    if (rc == HC_OK)
-        rc = hc_flows_bcast_bound(r, root, m, out);
+    if (rc != HC_OK) {
+        hc_platform_destroy(r);
+        return rc;
+    }
+    *out = r;
+    return HC_OK;
+}
+
+int hc_flows_reduce_bound(const hc_platform_t *p, uint32_t root, double m, double *out)
+{
+    if (!p || !out || root >= p->P || !(m >= 0))
+        return hc__error(HC_ERR_INVAL, "hc_flows_reduce_bound: NULL argument, root out of range "
+                                       "or negative size");
+    *out = 0;
+    if (!hc_platform_has_routes(p) || p->P < 2)
+        return HC_OK;
+    hc_platform_t *r = NULL;
+    HC__TRY(reversed(p, &r));
+    int rc = cut_bound(r, root, m, 1, out);
     hc_platform_destroy(r);
     return rc;
 }
@@ -1028,7 +1061,7 @@ static size_t bound_classes(const hc_flow_opts_t *o, double *lat, double *bw)
  * clusters; an arc's resources are those common to every route out of its source site and into
  * its destination site. *out = max(lo, the LP's bound); lo when it does not apply. */
 static int sites_lp(const hc_platform_t *q, const hc_flow_opts_t *o, uint32_t root, double m,
-                    double lo, double *out)
+                    int mirror, double lo, double *out)
 {
     *out = lo;
     const uint32_t K = q->n_clusters, P = q->P;
@@ -1080,6 +1113,13 @@ static int sites_lp(const hc_platform_t *q, const hc_flow_opts_t *o, uint32_t ro
             if (c != u && first[u] + L[u * K + c] < first[c])
                 first[c] = first[u] + L[u * K + c];
     }
+    /* the mirror: a site forwards once its first bytes flowed in, a latency before it may */
+    for (uint32_t c = 0; mirror && c < K; c++) {
+        first[c] = c == r ? 0 : INFINITY;
+        for (uint32_t i = 0; c != r && i < K; i++)
+            if (i != c && L[i * K + c] < first[c])
+                first[c] = L[i * K + c];
+    }
     for (uint32_t c = 0; c < K; c++) {
         common_resources(q, c, 1, in + (size_t)c * n_r);
         common_resources(q, c, 0, outm + (size_t)c * n_r);
@@ -1106,8 +1146,8 @@ static int sites_lp(const hc_platform_t *q, const hc_flow_opts_t *o, uint32_t ro
             off[++na] = nz;
         }
     size_t nc = bound_classes(o, cl_lat, cl_bw);
-    hc__sites_lp_t s = {K,  r,      m,     na,    src, dst, alat, first,
-                        nc, cl_lat, cl_bw, n_res, cap, off, res};
+    hc__sites_lp_t s = {mirror, K,  r,      m,     na,    src, dst, alat,
+                        first,  nc, cl_lat, cl_bw, n_res, cap, off, res};
     double lp = lo;
     rc = hc__flows_sites_lp_bound(&s, lo, &lp);
     if (rc == HC_OK && lp > lo)
@@ -1146,7 +1186,33 @@ int hc_flows_bcast_bound_model(const hc_platform_t *p, const hc_flow_opts_t *opt
     double cut = 0;
     int rc = hc_flows_bcast_bound(q, root, m, &cut);
     if (rc == HC_OK)
-        rc = sites_lp(q, &o, root, m, cut, out);
+        rc = sites_lp(q, &o, root, m, 0, cut, out);
     hc_platform_destroy(q);
+    return rc;
+}
+
+int hc_flows_reduce_bound_model(const hc_platform_t *p, const hc_flow_opts_t *opts, uint32_t root,
+                                double m, double *out)
+{
+    if (!p || !out || root >= p->P || !(m >= 0))
+        return hc__error(HC_ERR_INVAL, "hc_flows_reduce_bound_model: NULL argument, root out of "
+                                       "range or negative size");
+    *out = 0;
+    hc_flow_opts_t o;
+    hc_flow_opts_init(&o);
+    if (opts)
+        HC__TRY(hc__opts_read(&o, sizeof o, opts, "hc_flow_opts_t"));
+    if (!hc_platform_has_routes(p) || p->P < 2)
+        return HC_OK;
+    hc_platform_t *q = NULL, *r = NULL;
+    HC__TRY(hc_flows_bound_platform(p, &o, &q));
+    int rc = reversed(q, &r);
+    hc_platform_destroy(q);
+    double cut = 0;
+    if (rc == HC_OK)
+        rc = cut_bound(r, root, m, 1, &cut);
+    if (rc == HC_OK)
+        rc = sites_lp(r, &o, root, m, 1, cut, out);
+    hc_platform_destroy(r);
     return rc;
 }

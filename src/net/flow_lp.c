@@ -186,19 +186,49 @@ static int interval_at(const double *t, uint32_t nb, double x)
  * SITES_LP_MAX_ENTRIES. */
 static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n_bnd, double T)
 {
+    const size_t nc = s->nc, na = s->n_arcs;
     uint32_t nb = 0; /* the boundaries below T; interval k = [t[k], t[k + 1]), t[nb] = T */
     while (nb < n_bnd && bnd[nb] < T)
         nb++;
     if (nb == 0)
-        return 0; /* nothing can flow before T */
-    const double *t = bnd;
-    const size_t nc = s->nc, na = s->n_arcs;
-    /* columns: s, then x[a][c][k] for k >= the arc-class's first interval */
-    int *first = hc__malloc(na * nc, sizeof *first);
+        return 0;       /* nothing can flow before T */
+    double *own = NULL; /* the mirror's: the deadlines T - lat(c) x lat[a] too */
+    if (s->mirror) {
+        own = hc__malloc(nb + na * nc, sizeof *own);
+        if (!own) {
+            hc__error(HC_ERR_NOMEM, "out of memory in the sites LP");
+            return -1;
+        }
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < nb; k++)
+            own[n++] = bnd[k];
+        for (size_t x = 0; x < na * nc; x++) {
+            double d = T - s->cl_lat[x % nc] * s->lat[x / nc];
+            if (d > bnd[0])
+                own[n++] = d;
+        }
+        qsort(own, n, sizeof *own, cmp_double);
+        nb = 0;
+        for (uint32_t k = 0; k < n; k++)
+            if (nb == 0 || own[k] > own[nb - 1])
+                own[nb++] = own[k];
+        if (nb > 2 * SITES_LP_MAX_BOUNDARIES) { /* every other one: fewer only loosen it */
+            uint32_t h = 0;
+            for (uint32_t k = 0; k < nb; k += 2)
+                own[h++] = own[k];
+            nb = h;
+        }
+    }
+    const double *t = own ? own : bnd;
+    /* columns: s, then x[a][c][k] for the arc-class's intervals first .. last - 1 (after its
+     * release; the mirror's before its deadline) */
+    int *first = hc__malloc(na * nc, sizeof *first), *last = hc__malloc(na * nc, sizeof *last);
     size_t *col0 = hc__malloc(na * nc + 1, sizeof *col0);
     int *cap_row = hc__malloc(s->n_res, sizeof *cap_row);
-    if (!first || !col0 || !cap_row) {
+    if (!first || !last || !col0 || !cap_row) {
+        free(own);
         free(first);
+        free(last);
         free(col0);
         free(cap_row);
         hc__error(HC_ERR_NOMEM, "out of memory in the sites LP");
@@ -207,12 +237,17 @@ static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n
     size_t n_col = 1;
     for (size_t a = 0; a < na; a++)
         for (size_t c = 0; c < nc; c++) {
-            double rel =
-                (s->src[a] == s->root ? 0 : s->first[s->src[a]]) + s->cl_lat[c] * s->lat[a];
-            int k = rel < T ? interval_at(t, nb, rel) : (int)nb; /* nb: no column */
-            first[a * nc + c] = k < 0 ? 0 : k;                   /* t[0] is the least release */
+            const double lat = s->cl_lat[c] * s->lat[a];
+            double rel = (s->src[a] == s->root ? 0 : s->first[s->src[a]]) + (s->mirror ? 0 : lat);
+            double dl = s->mirror ? T - lat : T;
+            int k = rel < dl ? interval_at(t, nb, rel) : (int)nb; /* nb: no column */
+            first[a * nc + c] = k < 0 ? 0 : k;                    /* t[0] is the least release */
+            int e = (int)nb;
+            while (e > first[a * nc + c] && t[e - 1] >= dl)
+                e--;
+            last[a * nc + c] = e > first[a * nc + c] ? e : first[a * nc + c];
             col0[a * nc + c] = n_col;
-            n_col += nb - (uint32_t)first[a * nc + c];
+            n_col += (size_t)(last[a * nc + c] - first[a * nc + c]);
         }
     col0[na * nc] = n_col;
     /* rows: capacities (resource x interval), demands (site), causality (relay arc x interval) */
@@ -225,7 +260,9 @@ static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n
     n_row += (int)s->K;
     int *cau_row = hc__malloc(na, sizeof *cau_row);
     if (!cau_row) {
+        free(own);
         free(first);
+        free(last);
         free(col0);
         free(cap_row);
         hc__error(HC_ERR_NOMEM, "out of memory in the sites LP");
@@ -251,7 +288,9 @@ static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n
         }
     }
     if (n_nz > SITES_LP_MAX_ENTRIES) {
+        free(own);
         free(first);
+        free(last);
         free(col0);
         free(cap_row);
         free(cau_row);
@@ -295,7 +334,7 @@ static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n
     start[++col] = (CoinBigIndex)z;
     for (size_t a = 0; a < na; a++)
         for (size_t c = 0; c < nc; c++)
-            for (uint32_t k = (uint32_t)first[a * nc + c]; k < nb; k++) {
+            for (int k = first[a * nc + c]; k < last[a * nc + c]; k++) {
                 colub[col] = DBL_MAX;
                 for (size_t r = s->res_off[a]; r < s->res_off[a + 1]; r++) {
                     index[z] = cap_row[s->res[r]] + (int)k;
@@ -304,20 +343,23 @@ static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n
                 index[z] = dem_row + (int)s->dst[a];
                 value[z++] = 1.0;
                 /* sent on a through interval k' >= k: counts against a's causality rows */
-                for (uint32_t k2 = k; cau_row[a] >= 0 && k2 < nb; k2++) {
+                for (uint32_t k2 = (uint32_t)k; cau_row[a] >= 0 && k2 < nb; k2++) {
                     index[z] = cau_row[a] + (int)k2;
                     value[z++] = 1.0;
                 }
                 /* received at dst[a] in interval k (at t[k] at the earliest): an arc b out of
                  * it may forward it in interval k2 if t[k] < (k2's end) - lat[b], b's smallest
                  * latency (bytes flow a latency after their message starts, which needs them
-                 * there); not back to where it came from */
+                 * there; the mirror: a's, whose message ends a latency before b's starts); not
+                 * back to where it came from */
+                const double delay_in = s->mirror ? s->lat[a] : -1;
                 for (size_t b = 0; b < na; b++) {
                     if (s->src[b] != s->dst[a] || s->dst[b] == s->src[a])
                         continue;
+                    const double delay = delay_in >= 0 ? delay_in : s->lat[b];
                     for (uint32_t k2 = 0; k2 < nb; k2++) {
                         double end = k2 + 1 < nb ? t[k2 + 1] : T;
-                        if (t[k] < end - s->lat[b]) {
+                        if (t[k] < end - delay) {
                             index[z] = cau_row[b] + (int)k2;
                             value[z++] = -1.0;
                         }
@@ -337,7 +379,9 @@ static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n
         ok = -Clp_objectiveValue(lp) >= s->m * 1e-6 * (1 - 1e-6);
     Clp_deleteModel(lp);
 done:
+    free(own);
     free(first);
+    free(last);
     free(col0);
     free(cap_row);
     free(cau_row);
@@ -370,9 +414,10 @@ int hc__flows_sites_lp_bound(const hc__sites_lp_t *s, double lo, double *out)
     size_t n = 0;
     for (size_t a = 0; a < s->n_arcs; a++)
         for (size_t c = 0; c < s->nc; c++)
-            all[n++] = (s->src[a] == s->root ? 0 : s->first[s->src[a]]) + s->cl_lat[c] * s->lat[a];
+            all[n++] = (s->src[a] == s->root ? 0 : s->first[s->src[a]]) +
+                       (s->mirror ? 0 : s->cl_lat[c] * s->lat[a]);
     for (size_t b = 0; b < s->n_arcs; b++)
-        for (size_t q = 0; s->src[b] != s->root && q < n_rel; q++)
+        for (size_t q = 0; (s->mirror || s->src[b] != s->root) && q < n_rel; q++)
             all[n++] = all[q] + s->lat[b];
     qsort(all, n, sizeof *all, cmp_double);
     uint32_t nd = 0;

@@ -125,8 +125,13 @@ int hc__flows_lp_bound(const hc_platform_t *p, size_t n, const double *rel, cons
  * res[res_off[a] .. res_off[a + 1]) (ids 0 .. n_res - 1, capacities cap, B/s); in class c a byte
  * flows cl_lat[c] x lat[a] (the arc's smallest route latency at the best class) after its
  * message starts, which needs it at src[a] (the root's site from 0, another from first[src[a]],
- * the earliest any byte reaches it), and uses 1 / cl_bw[c] units of each resource's capacity. */
+ * the earliest any byte reaches it), and uses 1 / cl_bw[c] units of each resource's capacity.
+ * mirror: a reduction run backwards in time (arcs and routes reversed): a message's latency
+ * comes after its bytes, so an arc's bytes flow from first[src[a]] (0 from the root's site) until
+ * T - cl_lat[c] x lat[a], and a site forwards a byte the latency of the arc it came on after it
+ * flowed there. */
 typedef struct hc__sites_lp {
+    int mirror;
     uint32_t K, root;
     double m;
     size_t n_arcs;

@@ -115,7 +115,7 @@ static void deal(const hc__mt_pack_t *k, uint32_t K, uint32_t *tree_of)
 static uint32_t tail_direct(uint32_t nt, uint32_t K, uint32_t d, uint32_t *tree_of)
 {
     uint32_t *cnt = calloc(nt, sizeof *cnt);
-    double *want = calloc(nt, sizeof *want); /* swrr's weights: whole counts */
+    double *want = calloc(nt, sizeof *want); /* swrr's weights: whole counts, exact in doubles */
     uint32_t others = 0, done = 0;
     if (!cnt || !want || K < 2)
         goto out;

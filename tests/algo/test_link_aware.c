@@ -1113,23 +1113,32 @@ static double smpi_bcast_bound(const hc_platform_t *p, uint64_t m)
     return smpi_bound_of(p, NULL, m);
 }
 
-/* hc_flows_bcast_bound_model under `smpi` (0: the plain flow model, 1: SMPI's factors). */
-static double model_bound(const hc_platform_t *p, int smpi, uint64_t m)
+/* hc_flows_bcast_bound_model (hc_flows_reduce_bound_model when red) under `smpi` (0: the plain
+ * flow model, 1: SMPI's factors). */
+static double model_bound_of(const hc_platform_t *p, int red, int smpi, uint64_t m)
 {
     hc_flow_opts_t fo;
     hc_flow_opts_init(&fo);
     fo.smpi_factors = smpi;
     double b = -1;
-    assert_int_equal(hc_flows_bcast_bound_model(p, &fo, 0, (double)m, &b), HC_OK);
+    assert_int_equal(
+        (red ? hc_flows_reduce_bound_model : hc_flows_bcast_bound_model)(p, &fo, 0, (double)m, &b),
+        HC_OK);
     return b;
 }
 
-/* The sites LP bound (hc_flows_bcast_bound_model) holds under every broadcast the library builds,
- * on 2- to 4-site platforms, in both flow models; it is tighter than the cut bound where relay
- * sites wait for their first bytes (the 3-site grid: 1 MiB under SMPI's factors 6 % higher, the
- * plain model 2.7 %); and on two sites, where only the root's site sends, it is the closed form:
- * the least T with uplink x (integral over [0, T] of the best class whose latency has passed) = m
- * (each class's bytes flow a class latency after their message starts, at its rate). */
+static double model_bound(const hc_platform_t *p, int smpi, uint64_t m)
+{
+    return model_bound_of(p, 0, smpi, m);
+}
+
+/* The sites LP bounds (hc_flows_bcast_bound_model, hc_flows_reduce_bound_model) hold under every
+ * broadcast and reduction the library builds, on 2- to 4-site platforms, in both flow models;
+ * they are tighter than the cut bounds where relay sites wait for their first bytes (the 3-site
+ * grid: 1 MiB under SMPI's factors 6 % higher, the plain model 2.7 %); and on two sites, where
+ * only the root's site sends, the broadcast's is the closed form: the least T with uplink x
+ * (integral over [0, T] of the best class whose latency has passed) = m (each class's bytes flow
+ * a class latency after their message starts, at its rate). */
 static void test_bcast_sites_bound(void **state)
 {
     (void)state;
@@ -1137,41 +1146,47 @@ static void test_bcast_sites_bound(void **state)
                            "random:sites:sites=4:nodes=3:uplink_bw=5e6:uplink_lat=0.02",
                            "random:sites:sites=2:nodes=3",
                            "random:sites:sites=3:nodes=21:interleave=1"};
-    const char *algos[] = {"multitree", "hier-auto",       "pipeline",
-                           "two-tree",  "scatter-collect", "binomial"};
+    const char *algos[2][6] = {
+        {"multitree", "hier-auto", "pipeline", "two-tree", "scatter-collect", "binomial"},
+        {"multitree", "two-tree", "ep", "snf", "ep-pq", "snf-pq"}};
     const uint64_t sizes[] = {64u << 10, 1u << 20};
     double least = INFINITY;
     int checked = 0;
-    for (size_t q = 0; q < sizeof specs / sizeof *specs; q++)
-        for (size_t z = 0; z < 2; z++) {
-            hc_platform_t *p = NULL;
-            hc_problem_t *pb = platform_problem(specs[q], HC_COLL_BCAST, sizes[z], &p);
-            const double b0 = model_bound(p, 0, sizes[z]), b1 = model_bound(p, 1, sizes[z]);
-            for (size_t a = 0; a < sizeof algos / sizeof *algos + 1; a++) {
-                /* the last: the 3-site grid's best known (ramped pieces, the tail direct) */
-                hc_algo_opts_t o;
-                hc_algo_opts_init(&o);
-                if (a == sizeof algos / sizeof *algos) {
-                    o.segment_bytes = 7282;
-                    o.ramp_pieces = 32;
-                    o.tail_direct_pieces = 26;
+    for (int red = 0; red < 2; red++)
+        for (size_t q = 0; q < sizeof specs / sizeof *specs; q++)
+            for (size_t z = 0; z < 2; z++) {
+                hc_platform_t *p = NULL;
+                hc_problem_t *pb =
+                    platform_problem(specs[q], red ? HC_COLL_REDUCE : HC_COLL_BCAST, sizes[z], &p);
+                const double b0 = model_bound_of(p, red, 0, sizes[z]),
+                             b1 = model_bound_of(p, red, 1, sizes[z]);
+                for (size_t a = 0; a < 7; a++) {
+                    /* the last: the 3-site grid's best known broadcast (ramped pieces, the tail
+                     * direct), a reduction in the best class's pieces */
+                    hc_algo_opts_t o;
+                    hc_algo_opts_init(&o);
+                    if (a == 6) {
+                        o.segment_bytes = red ? 9000 : 7282;
+                        o.ramp_pieces = red ? 0 : 32;
+                        o.tail_direct_pieces = red ? 0 : 26;
+                    }
+                    hc_schedule_t *s = NULL;
+                    assert_int_equal(
+                        hc_schedule_compute(pb, a < 6 ? algos[red][a] : "multitree", &o, &s),
+                        HC_OK);
+                    if (a == 6 && q == 3 && z == 1)
+                        s->window = 50;
+                    const double t0 = flow_time(pb, s), t1 = smpi_time(pb, s);
+                    assert_true(t0 >= b0 * (1 - 1e-9));
+                    assert_true(t1 >= b1 * (1 - 1e-9));
+                    least = fmin(least, fmin(t0 / b0, t1 / b1));
+                    checked += 2;
+                    hc_schedule_destroy(s);
                 }
-                hc_schedule_t *s = NULL;
-                const char *name = a < sizeof algos / sizeof *algos ? algos[a] : "multitree";
-                assert_int_equal(hc_schedule_compute(pb, name, &o, &s), HC_OK);
-                if (a == sizeof algos / sizeof *algos && q == 3 && z == 1)
-                    s->window = 50;
-                const double t0 = flow_time(pb, s), t1 = smpi_time(pb, s);
-                assert_true(t0 >= b0 * (1 - 1e-9));
-                assert_true(t1 >= b1 * (1 - 1e-9));
-                least = fmin(least, fmin(t0 / b0, t1 / b1));
-                checked += 2;
-                hc_schedule_destroy(s);
+                hc_problem_destroy(pb);
+                hc_platform_destroy(p);
             }
-            hc_problem_destroy(pb);
-            hc_platform_destroy(p);
-        }
-    printf("%d broadcasts, the closest %.4fx the sites bound\n", checked, least);
+    printf("%d broadcasts and reductions, the closest %.4fx the sites bound\n", checked, least);
 
     /* tighter than the cut bound on the 3-site grid */
     hc_platform_t *p = NULL;
@@ -1238,6 +1253,35 @@ static void test_bcast_sites_bound(void **state)
     printf("two sites, 1 MiB under SMPI's factors: sites LP %.6f s, closed form %.6f s\n", b2, T);
     assert_true(fabs(b2 - T) <= 1e-5 * T);
     hc_platform_destroy(bp);
+    hc_platform_destroy(p);
+}
+
+/* A reduction may send part of a node's data through a nearer site while the rest goes straight
+ * to the root: tests/data/platform_reduce_relay.json's only S2 node (root S1-2) sends 64 KiB
+ * through a 1.3 MB/s uplink, 14.6 ms from S3, 21 ms from S0 and 27.1 ms from the root (23 ms
+ * through S0). Multitree splits its data over the three and ends at 0.0687 s in the flow model;
+ * the cut bound counted 50.1 ms of uplink after the 23 ms path (0.0732 s), now after the 14.6 ms
+ * of its nearest message. */
+static void test_reduce_bound_relayed(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    hc_problem_t *pb =
+        platform_problem(HC_TEST_DATA "/platform_reduce_relay.json", HC_COLL_REDUCE, 64u << 10, &p);
+    hc_schedule_t *s = NULL;
+    assert_int_equal(hc_schedule_compute(pb, "multitree", NULL, &s), HC_OK);
+    const double t = flow_time(pb, s), t1 = smpi_time(pb, s);
+    double cut;
+    assert_int_equal(hc_flows_reduce_bound(p, 0, 65536.0, &cut), HC_OK);
+    const double b0 = model_bound_of(p, 1, 0, 64u << 10), b1 = model_bound_of(p, 1, 1, 64u << 10);
+    printf("reduce 64 KiB, a node's data through nearer sites: %.4f s (SMPI's factors %.4f s), "
+           "cut bound %.4f s, sites LP %.4f s (%.4f s)\n",
+           t, t1, cut, b0, b1);
+    assert_true(t < 0.070);
+    assert_true(cut <= t && b0 <= t && b1 <= t1);
+    assert_true(cut >= 0.0647); /* the 50.1 ms after the nearest message's 14.6 ms */
+    hc_schedule_destroy(s);
+    hc_problem_destroy(pb);
     hc_platform_destroy(p);
 }
 
@@ -1827,6 +1871,7 @@ int main(void)
         cmocka_unit_test(test_bcast_bdp_factor),
         cmocka_unit_test(test_multitree_no_residue),
         cmocka_unit_test(test_bcast_sites_bound),
+        cmocka_unit_test(test_reduce_bound_relayed),
         cmocka_unit_test(test_bcast_bdp_more),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

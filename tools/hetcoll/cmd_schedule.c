@@ -235,8 +235,8 @@ static int auto_on_links(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_
 }
 
 /* On a platform with links, what the per-pair plan cannot say: the schedule's time on the flow
- * network and the link bound (total exchange: bytes over each link's capacity; broadcast: the
- * cut bound tightened by the sites LP; reduction: the cut bound of the sites). */
+ * network and the link bound (total exchange: bytes over each link's capacity; broadcast and
+ * reduction: the cut bound tightened by the sites LP). */
 static int links_note(const hc_problem_t *pb, hc_schedule_t *s)
 {
     if (!pb->platform || !hc_platform_has_routes(pb->platform) ||
@@ -252,10 +252,10 @@ static int links_note(const hc_problem_t *pb, hc_schedule_t *s)
     double flow = r->makespan, lb = NAN;
     hc_sim_result_destroy(r);
     if (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE) {
-        st = pb->coll == HC_COLL_BCAST
-                 ? hc_flows_bcast_bound_model(pb->platform, NULL, pb->root, (double)pb->msg_bytes,
-                                              &lb)
-                 : hc_flows_reduce_bound(pb->platform, pb->root, (double)pb->msg_bytes, &lb);
+        st = pb->coll == HC_COLL_BCAST ? hc_flows_bcast_bound_model(pb->platform, NULL, pb->root,
+                                                                    (double)pb->msg_bytes, &lb)
+                                       : hc_flows_reduce_bound_model(pb->platform, NULL, pb->root,
+                                                                     (double)pb->msg_bytes, &lb);
         if (st != HC_OK)
             return st;
         if (!(lb > 0))
