@@ -171,6 +171,9 @@ done:
  * bound); above SITES_LP_MAX_ENTRIES matrix entries the LP is skipped. */
 #define SITES_LP_MAX_BOUNDARIES 64
 #define SITES_LP_MAX_ENTRIES 400000
+/* The search stops (at the largest T found short) once its LPs held this many entries in all:
+ * the bound's time stays within seconds on any platform. */
+#define SITES_LP_BUDGET 4000000
 
 /* The largest k with t[k] <= x (-1 when x < t[0]). */
 static int interval_at(const double *t, uint32_t nb, double x)
@@ -184,7 +187,8 @@ static int interval_at(const double *t, uint32_t nb, double x)
 /* Whether m bytes can reach every other site by T: the LP's largest common delivery
  * (maximised) against m. -1 on an unsolved LP or out of memory, -2 above
  * SITES_LP_MAX_ENTRIES. */
-static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n_bnd, double T)
+static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n_bnd, double T,
+                          size_t *work)
 {
     const size_t nc = s->nc, na = s->n_arcs;
     uint32_t nb = 0; /* the boundaries below T; interval k = [t[k], t[k + 1]), t[nb] = T */
@@ -287,6 +291,7 @@ static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n
                             fwd * nb);
         }
     }
+    *work += n_nz;
     if (n_nz > SITES_LP_MAX_ENTRIES) {
         free(own);
         free(first);
@@ -426,37 +431,39 @@ int hc__flows_sites_lp_bound(const hc__sites_lp_t *s, double lo, double *out)
             all[nd++] = all[i];
     /* the least T the LP lets m reach every site by: the largest T found short (a bound),
      * between lo (the cut bound) and a T the LP reaches; fewer boundaries when too large */
+    const double lo0 = lo;
     double hi = 0;
     uint32_t n_bnd = 0;
+    size_t work = 0;
     int f = -2;
     for (uint32_t cap = SITES_LP_MAX_BOUNDARIES; f == -2 && cap >= 8; cap /= 2) {
         n_bnd = nd < cap ? nd : cap;
         for (uint32_t k = 0; k < n_bnd; k++)
             bnd[k] = n_bnd == nd ? all[k] : all[(size_t)k * (nd - 1) / (n_bnd - 1)];
         hi = lo > 0 ? lo : (n_bnd ? bnd[0] : 0) + 1e-9;
-        for (int it = 0; it < 40 && (f = sites_feasible(s, bnd, n_bnd, hi)) == 0; it++) {
-            lo = hi;
+        for (int it = 0; it < 40 && work < SITES_LP_BUDGET &&
+                         (f = sites_feasible(s, bnd, n_bnd, hi, &work)) == 0;
+             it++) {
+            lo = hi; /* short at hi: a bound */
             hi *= 2;
         }
     }
     free(all);
-    if (f != 1) {
-        free(bnd);
-        hc_error_clear();
-        return HC_OK; /* unsolved or too large: the cut bound stands */
-    }
-    for (int it = 0; it < 50 && hi - lo > 1e-7 * hi; it++) {
+    for (int it = 0; f == 1 && it < 50 && work < SITES_LP_BUDGET && hi - lo > 1e-7 * hi; it++) {
         double mid = 0.5 * (lo + hi);
-        f = sites_feasible(s, bnd, n_bnd, mid);
-        if (f < 0)
+        int g = sites_feasible(s, bnd, n_bnd, mid, &work);
+        if (g < 0)
             break;
-        if (f)
+        if (g)
             hi = mid;
         else
             lo = mid;
     }
     free(bnd);
     hc_error_clear();
-    *out = lo * LP_SAFETY; /* Clp's tolerances */
+    /* unsolved or too large from the start: the cut bound stands */
+    *out = lo > lo0 ? lo * LP_SAFETY : lo0; /* Clp's tolerances */
+    if (*out < lo0)
+        *out = lo0;
     return HC_OK;
 }
