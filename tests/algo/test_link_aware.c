@@ -1113,6 +1113,51 @@ static double smpi_bcast_bound(const hc_platform_t *p, uint64_t m)
     return smpi_bound_of(p, NULL, m);
 }
 
+/* The model bounds on edge cases: bad arguments are refused with HC_ERR_INVAL; without routes
+ * they are 0; where the sites LP does not apply (nothing to send, more than 16 sites, a node
+ * without a cluster) they are the cut bound on hc_flows_bound_platform's copy. */
+static void test_sites_bound_edges(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL, *bp = NULL;
+    double b = -1, cut;
+    assert_int_equal(hc_platform_load("random:sites:sites=3:nodes=2", &p), HC_OK);
+    assert_int_equal(hc_flows_bcast_bound_model(NULL, NULL, 0, 1, &b), HC_ERR_INVAL);
+    assert_int_equal(hc_flows_bcast_bound_model(p, NULL, 6, 1, &b), HC_ERR_INVAL);
+    assert_int_equal(hc_flows_reduce_bound_model(p, NULL, 0, -1, &b), HC_ERR_INVAL);
+    assert_int_equal(hc_flows_reduce_bound_model(p, NULL, 0, NAN, &b), HC_ERR_INVAL);
+    assert_int_equal(hc_flows_reduce_bound_model(p, NULL, 0, 1, NULL), HC_ERR_INVAL);
+    /* nothing to send: no LP, the cut bound's latency */
+    assert_int_equal(hc_flows_bound_platform(p, NULL, &bp), HC_OK);
+    assert_int_equal(hc_flows_bcast_bound(bp, 0, 0, &cut), HC_OK);
+    assert_int_equal(hc_flows_bcast_bound_model(p, NULL, 0, 0, &b), HC_OK);
+    assert_true(b == cut);
+    hc_platform_destroy(bp);
+    hc_platform_destroy(p);
+    /* no routes */
+    assert_int_equal(hc_platform_load("random:grid:clusters=3:nodes=2", &p), HC_OK);
+    assert_int_equal(hc_flows_reduce_bound_model(p, NULL, 0, 1e6, &b), HC_OK);
+    assert_true(b == 0);
+    hc_platform_destroy(p);
+    /* 17 sites: the cut bound */
+    assert_int_equal(hc_platform_load("random:sites:sites=17:nodes=1", &p), HC_OK);
+    assert_int_equal(hc_flows_bound_platform(p, NULL, &bp), HC_OK);
+    assert_int_equal(hc_flows_bcast_bound(bp, 0, 1e6, &cut), HC_OK);
+    assert_int_equal(hc_flows_bcast_bound_model(p, NULL, 0, 1e6, &b), HC_OK);
+    assert_true(cut > 0 && b == cut);
+    hc_platform_destroy(bp);
+    hc_platform_destroy(p);
+    /* a node outside every cluster: the cut bound (the sites would not cover the nodes) */
+    assert_int_equal(hc_platform_load("random:sites:sites=3:nodes=2", &p), HC_OK);
+    assert_int_equal(hc_platform_set_cluster(p, 5, NULL), HC_OK);
+    assert_int_equal(hc_flows_bound_platform(p, NULL, &bp), HC_OK);
+    assert_int_equal(hc_flows_bcast_bound(bp, 0, 1e6, &cut), HC_OK);
+    assert_int_equal(hc_flows_bcast_bound_model(p, NULL, 0, 1e6, &b), HC_OK);
+    assert_true(b == cut);
+    hc_platform_destroy(bp);
+    hc_platform_destroy(p);
+}
+
 /* hc_flows_bcast_bound_model (hc_flows_reduce_bound_model when red) under `smpi` (0: the plain
  * flow model, 1: SMPI's factors). */
 static double model_bound_of(const hc_platform_t *p, int red, int smpi, uint64_t m)
@@ -1872,6 +1917,7 @@ int main(void)
         cmocka_unit_test(test_multitree_no_residue),
         cmocka_unit_test(test_bcast_sites_bound),
         cmocka_unit_test(test_reduce_bound_relayed),
+        cmocka_unit_test(test_sites_bound_edges),
         cmocka_unit_test(test_bcast_bdp_more),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
