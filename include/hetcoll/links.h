@@ -137,7 +137,7 @@ int hc_flows_bcast_bound(const hc_platform_t *p, uint32_t root, double m, double
  * (relative to the most favourable factors). On 3 sites sharing 100 Mb/s, 10 ms uplinks, 1 MiB:
  * the cut bound says 0.1242 s under SMPI's model, this one more (the relays idle before their
  * first bytes arrive). The search stops within 1e-7 of the LP's least makespan (from below),
- * or when its LPs have held 4M entries in all (about a second); the LP is skipped (the cut bound
+ * or when its LPs have held 4M entries in all (a second or two); the LP is skipped (the cut bound
  * stands) above 400000 entries. (API 20) */
 int hc_flows_bcast_bound_model(const hc_platform_t *p, const hc_flow_opts_t *opts, uint32_t root,
                                double m, double *out);

@@ -1168,35 +1168,13 @@ done:
     return rc;
 }
 
-int hc_flows_bcast_bound_model(const hc_platform_t *p, const hc_flow_opts_t *opts, uint32_t root,
-                               double m, double *out)
+/* hc_flows_bcast_bound_model (mirror 0) and hc_flows_reduce_bound_model (mirror 1; `fn` names
+ * it in errors). */
+static int model_bound(const char *fn, const hc_platform_t *p, const hc_flow_opts_t *opts,
+                       uint32_t root, double m, int mirror, double *out)
 {
     if (!p || !out || root >= p->P || !(m >= 0))
-        return hc__error(HC_ERR_INVAL, "hc_flows_bcast_bound_model: NULL argument, root out of "
-                                       "range or negative size");
-    *out = 0;
-    hc_flow_opts_t o;
-    hc_flow_opts_init(&o);
-    if (opts)
-        HC__TRY(hc__opts_read(&o, sizeof o, opts, "hc_flow_opts_t"));
-    if (!hc_platform_has_routes(p) || p->P < 2)
-        return HC_OK;
-    hc_platform_t *q = NULL;
-    HC__TRY(hc_flows_bound_platform(p, &o, &q));
-    double cut = 0;
-    int rc = hc_flows_bcast_bound(q, root, m, &cut);
-    if (rc == HC_OK)
-        rc = sites_lp(q, &o, root, m, 0, cut, out);
-    hc_platform_destroy(q);
-    return rc;
-}
-
-int hc_flows_reduce_bound_model(const hc_platform_t *p, const hc_flow_opts_t *opts, uint32_t root,
-                                double m, double *out)
-{
-    if (!p || !out || root >= p->P || !(m >= 0))
-        return hc__error(HC_ERR_INVAL, "hc_flows_reduce_bound_model: NULL argument, root out of "
-                                       "range or negative size");
+        return hc__error(HC_ERR_INVAL, "%s: NULL argument, root out of range or negative size", fn);
     *out = 0;
     hc_flow_opts_t o;
     hc_flow_opts_init(&o);
@@ -1206,13 +1184,29 @@ int hc_flows_reduce_bound_model(const hc_platform_t *p, const hc_flow_opts_t *op
         return HC_OK;
     hc_platform_t *q = NULL, *r = NULL;
     HC__TRY(hc_flows_bound_platform(p, &o, &q));
-    int rc = reversed(q, &r);
-    hc_platform_destroy(q);
+    int rc = HC_OK;
+    if (mirror) { /* the reduction backwards in time: a broadcast on the routes reversed */
+        rc = reversed(q, &r);
+        hc_platform_destroy(q);
+        q = r;
+    }
     double cut = 0;
     if (rc == HC_OK)
-        rc = cut_bound(r, root, m, 1, &cut);
+        rc = cut_bound(q, root, m, mirror, &cut);
     if (rc == HC_OK)
-        rc = sites_lp(r, &o, root, m, 1, cut, out);
-    hc_platform_destroy(r);
+        rc = sites_lp(q, &o, root, m, mirror, cut, out);
+    hc_platform_destroy(q);
     return rc;
+}
+
+int hc_flows_bcast_bound_model(const hc_platform_t *p, const hc_flow_opts_t *opts, uint32_t root,
+                               double m, double *out)
+{
+    return model_bound("hc_flows_bcast_bound_model", p, opts, root, m, 0, out);
+}
+
+int hc_flows_reduce_bound_model(const hc_platform_t *p, const hc_flow_opts_t *opts, uint32_t root,
+                                double m, double *out)
+{
+    return model_bound("hc_flows_reduce_bound_model", p, opts, root, m, 1, out);
 }
