@@ -1057,9 +1057,10 @@ static size_t bound_classes(const hc_flow_opts_t *o, double *lat, double *bw)
     return n;
 }
 
-/* The sites LP of a broadcast from root on q (hc_flows_bound_platform's copy): sites are the
- * clusters; an arc's resources are those common to every route out of its source site and into
- * its destination site. *out = max(lo, the LP's bound); lo when it does not apply. */
+/* The sites LP of a broadcast from root on q (hc_flows_bound_platform's copy; mirror: of a
+ * reduction, q's routes reversed): sites are the clusters; an arc's resources are those common to
+ * every route out of its source site and into its destination site. *out = max(lo, the LP's
+ * bound); lo when it does not apply. */
 static int sites_lp(const hc_platform_t *q, const hc_flow_opts_t *o, uint32_t root, double m,
                     int mirror, double lo, double *out)
 {
@@ -1098,10 +1099,11 @@ static int sites_lp(const hc_platform_t *q, const hc_flow_opts_t *o, uint32_t ro
                 q->lat[(size_t)i * P + j] < L[ci * K + cj])
                 L[ci * K + cj] = q->lat[(size_t)i * P + j];
         }
-    /* the earliest a byte reaches each site (Dijkstra over the sites at the best class) */
+    /* the earliest a byte reaches each site (Dijkstra over the sites at the best class); the
+     * mirror: the earliest a site may pass bytes on, its nearest latency in after the start */
     for (uint32_t c = 0; c < K; c++)
         first[c] = c == r ? 0 : INFINITY;
-    for (uint32_t it = 0; it < K; it++) {
+    for (uint32_t it = 0; !mirror && it < K; it++) {
         uint32_t u = UINT32_MAX;
         for (uint32_t c = 0; c < K; c++)
             if (!done[c] && (u == UINT32_MAX || first[c] < first[u]))
@@ -1113,9 +1115,7 @@ static int sites_lp(const hc_platform_t *q, const hc_flow_opts_t *o, uint32_t ro
             if (c != u && first[u] + L[u * K + c] < first[c])
                 first[c] = first[u] + L[u * K + c];
     }
-    /* the mirror: a site forwards once its first bytes flowed in, a latency before it may */
     for (uint32_t c = 0; mirror && c < K; c++) {
-        first[c] = c == r ? 0 : INFINITY;
         for (uint32_t i = 0; c != r && i < K; i++)
             if (i != c && L[i * K + c] < first[c])
                 first[c] = L[i * K + c];

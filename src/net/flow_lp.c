@@ -165,7 +165,7 @@ done:
     return rc;
 }
 
-/* ---- the broadcast's sites LP (hc_flows_bcast_bound_model) ---- */
+/* ---- the sites LP (hc_flows_bcast_bound_model, hc_flows_reduce_bound_model) ---- */
 
 /* At most this many interval boundaries below T (rounding a release down to one keeps a lower
  * bound); above SITES_LP_MAX_ENTRIES matrix entries the LP is skipped. */
