@@ -427,8 +427,6 @@ static double link_bound(const bench_t *b, const hc_platform_t *plat, const int 
     hc_flow_opts_init(&fo);
     fo.smpi_factors = fm && strcmp(fm, "smpi") == 0;
     hc_platform_t *pl = NULL;
-    if (hc_flows_bound_platform(plat, &fo, &pl) != HC_OK)
-        return NAN;
     if (strcmp(b->kind, "bcast") == 0) {
         if (hc_flows_bcast_bound_model(plat, &fo, 0, (double)b->size, &lb) != HC_OK)
             lb = NAN;
@@ -437,8 +435,8 @@ static double link_bound(const bench_t *b, const hc_platform_t *plat, const int 
             lb = NAN;
     } else {
         double *bytes = calloc((size_t)P * P, sizeof *bytes);
-        if (!bytes) {
-            hc_platform_destroy(pl);
+        if (!bytes || hc_flows_bound_platform(plat, &fo, &pl) != HC_OK) {
+            free(bytes);
             return NAN;
         }
         for (int i = 0; i < b->P; i++)

@@ -1145,16 +1145,16 @@ static int link_bound(const hc_comm_t *c, const hc_problem_t *pb, const hc_probl
     hc_flow_opts_t fo;
     hc_flow_opts_init(&fo);
     fo.smpi_factors = c->flow_smpi;
+    if (x->coll == HC_COLL_BCAST)
+        return hc_flows_bcast_bound_model(x->platform, &fo, x->root, (double)x->msg_bytes, lb);
+    if (x->coll == HC_COLL_REDUCE)
+        return hc_flows_reduce_bound_model(x->platform, &fo, x->root, (double)x->msg_bytes, lb);
+    if (x->coll != HC_COLL_ALLTOALL)
+        return HC_ERR_VALUE;
     hc_platform_t *bp = NULL;
     int rc = hc_flows_bound_platform(x->platform, &fo, &bp);
-    if (rc == HC_OK && x->coll == HC_COLL_BCAST)
-        rc = hc_flows_bcast_bound_model(x->platform, &fo, x->root, (double)x->msg_bytes, lb);
-    else if (rc == HC_OK && x->coll == HC_COLL_REDUCE)
-        rc = hc_flows_reduce_bound_model(x->platform, &fo, x->root, (double)x->msg_bytes, lb);
-    else if (rc == HC_OK && x->coll == HC_COLL_ALLTOALL)
+    if (rc == HC_OK)
         rc = hc_flows_bound(bp, x->sizes->v, lb);
-    else if (rc == HC_OK)
-        rc = HC_ERR_VALUE;
     hc_platform_destroy(bp);
     return rc;
 }

@@ -72,6 +72,18 @@ void hc_flow_factors(const hc_flow_opts_t *opts, double bytes, double *latency_f
         *bandwidth_factor = bf * o.bandwidth_factor;
 }
 
+/* SMPI's most favourable factors: the smallest latency factor and the largest bandwidth factor
+ * any size class has (not the same class). */
+static void smpi_best(double *lf, double *bf)
+{
+    *lf = INFINITY;
+    *bf = 0;
+    for (size_t k = 0; k < sizeof smpi_factors / sizeof *smpi_factors; k++) {
+        *lf = smpi_factors[k].lat < *lf ? smpi_factors[k].lat : *lf;
+        *bf = smpi_factors[k].bw > *bf ? smpi_factors[k].bw : *bf;
+    }
+}
+
 int hc_flows_bound_platform(const hc_platform_t *p, const hc_flow_opts_t *opts, hc_platform_t **out)
 {
     if (!p || !out)
@@ -83,14 +95,8 @@ int hc_flows_bound_platform(const hc_platform_t *p, const hc_flow_opts_t *opts, 
         HC__TRY(hc__opts_read(&o, sizeof o, opts, "hc_flow_opts_t"));
     /* the factors of the most favourable sizes (a schedule may cut its messages into them) */
     double lf = 1, bf = 1;
-    if (o.smpi_factors) {
-        lf = INFINITY;
-        bf = 0;
-        for (size_t k = 0; k < sizeof smpi_factors / sizeof *smpi_factors; k++) {
-            lf = smpi_factors[k].lat < lf ? smpi_factors[k].lat : lf;
-            bf = smpi_factors[k].bw > bf ? smpi_factors[k].bw : bf;
-        }
-    }
+    if (o.smpi_factors)
+        smpi_best(&lf, &bf);
     lf *= o.latency_factor;
     bf *= o.bandwidth_factor;
     if (!(lf > 0) || !(bf > 0) || !isfinite(lf) || !isfinite(bf))
@@ -1036,11 +1042,8 @@ static size_t bound_classes(const hc_flow_opts_t *o, double *lat, double *bw)
         lat[0] = bw[0] = 1;
         return 1;
     }
-    double lf = INFINITY, bf = 0;
-    for (size_t k = 0; k < NT; k++) {
-        lf = smpi_factors[k].lat < lf ? smpi_factors[k].lat : lf;
-        bf = smpi_factors[k].bw > bf ? smpi_factors[k].bw : bf;
-    }
+    double lf, bf;
+    smpi_best(&lf, &bf);
     size_t n = 0;
     for (size_t k = 0; k < NT; k++) {
         int beaten = 0;

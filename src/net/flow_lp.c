@@ -228,15 +228,15 @@ static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n
      * release; the mirror's before its deadline) */
     int *first = hc__malloc(na * nc, sizeof *first), *last = hc__malloc(na * nc, sizeof *last);
     size_t *col0 = hc__malloc(na * nc + 1, sizeof *col0);
-    int *cap_row = hc__malloc(s->n_res, sizeof *cap_row);
-    if (!first || !last || !col0 || !cap_row) {
-        free(own);
-        free(first);
-        free(last);
-        free(col0);
-        free(cap_row);
+    int *cap_row = hc__malloc(s->n_res, sizeof *cap_row),
+        *cau_row = hc__malloc(na, sizeof *cau_row);
+    CoinBigIndex *start = NULL;
+    int *index = NULL;
+    double *value = NULL, *collb = NULL, *colub = NULL, *obj = NULL, *rowlb = NULL, *rowub = NULL;
+    int ok = -1;
+    if (!first || !last || !col0 || !cap_row || !cau_row) {
         hc__error(HC_ERR_NOMEM, "out of memory in the sites LP");
-        return -1;
+        goto done;
     }
     size_t n_col = 1;
     for (size_t a = 0; a < na; a++)
@@ -262,16 +262,6 @@ static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n
     }
     const int dem_row = n_row;
     n_row += (int)s->K;
-    int *cau_row = hc__malloc(na, sizeof *cau_row);
-    if (!cau_row) {
-        free(own);
-        free(first);
-        free(last);
-        free(col0);
-        free(cap_row);
-        hc__error(HC_ERR_NOMEM, "out of memory in the sites LP");
-        return -1;
-    }
     for (size_t a = 0; a < na; a++) {
         cau_row[a] = s->src[a] == s->root ? -1 : n_row;
         if (cau_row[a] >= 0)
@@ -292,22 +282,18 @@ static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n
         }
     }
     if (n_nz > SITES_LP_MAX_ENTRIES) {
-        free(own);
-        free(first);
-        free(last);
-        free(col0);
-        free(cap_row);
-        free(cau_row);
-        return -2;
+        ok = -2;
+        goto done;
     }
     *work += n_nz; /* what is solved */
-    CoinBigIndex *start = hc__malloc(n_col + 1, sizeof *start);
-    int *index = hc__malloc(n_nz, sizeof *index);
-    double *value = hc__malloc(n_nz, sizeof *value), *collb = hc__calloc(n_col, sizeof *collb);
-    double *colub = hc__malloc(n_col, sizeof *colub), *obj = hc__calloc(n_col, sizeof *obj);
-    double *rowlb = hc__malloc((size_t)n_row, sizeof *rowlb);
-    double *rowub = hc__malloc((size_t)n_row, sizeof *rowub);
-    int ok = -1;
+    start = hc__malloc(n_col + 1, sizeof *start);
+    index = hc__malloc(n_nz, sizeof *index);
+    value = hc__malloc(n_nz, sizeof *value);
+    collb = hc__calloc(n_col, sizeof *collb);
+    colub = hc__malloc(n_col, sizeof *colub);
+    obj = hc__calloc(n_col, sizeof *obj);
+    rowlb = hc__malloc((size_t)n_row, sizeof *rowlb);
+    rowub = hc__malloc((size_t)n_row, sizeof *rowub);
     if (!start || !index || !value || !collb || !colub || !obj || !rowlb || !rowub) {
         hc__error(HC_ERR_NOMEM, "out of memory in the sites LP");
         goto done;
@@ -466,8 +452,6 @@ int hc__flows_sites_lp_bound(const hc__sites_lp_t *s, double lo, double *out)
     free(bnd);
     hc_error_clear();
     /* unsolved or too large from the start: the cut bound stands */
-    *out = lo > lo0 ? lo * LP_SAFETY : lo0; /* Clp's tolerances */
-    if (*out < lo0)
-        *out = lo0;
+    *out = fmax(lo0, lo * LP_SAFETY); /* Clp's tolerances */
     return HC_OK;
 }
