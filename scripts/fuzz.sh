@@ -33,10 +33,10 @@ printf '\000\003\001\005\007\002\011\004' >"$S/algorithms/a"
 printf '\001\004\000\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017' >"$S/algorithms/b"
 printf '\002\005\001\000\377\001\002' >"$S/algorithms/c"
 printf '\003\014\002\001\001\002\003\004\005\006' >"$S/algorithms/d"
-# bounds: sites, per site (nodes, NIC rate, NIC latency, uplink rate, latency, sharing), per pair of
-# sites (rate, latency, sharing), then collective and model, root, size, algorithm, pieces
-printf '\001\002\200\020\100\200\000\002\200\020\100\200\001\200\200\000\003\000\002\001\001' >"$S/bounds/a"
-printf '\002\003\377\000\050\300\001\001\100\100\377\000\000\002\300\010\030\020\001\040\100\000\060\200\001\140\040\000\002\005\003\001\006' >"$S/bounds/b"
+# bounds: collective and model, sites, per site (nodes, NIC rate, NIC latency, uplink rate,
+# latency, sharing), per pair of sites (rate, latency, sharing), then root, size, algorithm, pieces
+printf '\003\001\002\200\020\100\200\000\002\200\020\100\200\001\200\200\000\003\000\002\001\001' >"$S/bounds/a"
+printf '\000\002\003\377\000\050\300\001\001\100\100\377\000\000\002\300\010\030\020\001\040\100\000\060\200\001\140\040\000\002\005\003\001\006' >"$S/bounds/b"
 for v in 1MiB 64K 0.5KiB 10..100:10 1,2,3 1e3 2..16; do printf '%s' "$v" >"$S/cli_numbers/$v"; done
 status=0
 for h in "${harnesses[@]}"; do

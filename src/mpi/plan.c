@@ -589,6 +589,14 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
     hc_error_clear();
 }
 
+/* A reduction's segment size worth a replay: at least 1 KiB, below the largest transfer
+ * (`most` bytes), and at most `cap` pieces (`bytes0`: the pieces at the rule's segment times it).
+ */
+static int usable_reduce_segment(uint64_t seg, double most, double bytes0, double cap)
+{
+    return seg >= 1024 && (double)seg < most && bytes0 / (double)seg <= cap;
+}
+
 /* A reduction's pipeline segment (hc_schedule_reduce_segment's rule: 64 KiB or 4 x the largest
  * bandwidth-delay product) is likewise a guess; on a platform with links the runtime tries 2x
  * and 1/2 to 1/16 of it (not below 1 KiB, below the largest transfer, at most max(HC__MAX_EVENTS,
@@ -596,7 +604,8 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
  * algorithm that shapes its trees by the segment (multitree: the fan-out inside the sites) is
  * run again with it, and with twice it (3-site grid under SMPI's defaults, 1 MiB: the tree
  * shaped for 16 KiB in 8 KiB pieces, predicted 0.1756 s, against 0.1860 s shaped for 8 KiB);
- * an exact search's tree is kept. */
+ * an exact search's tree is kept. Under SMPI's factors, also SimGrid's best class where no size
+ * tried is of it, and 3 in flight where the best has the rule's window (below). */
 static void reduce_seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
                                 int smpi, hc_schedule_t **s)
 {
@@ -613,14 +622,32 @@ static void reduce_seg_variants(const hc_problem_t *pb, const char *name, const 
         pieces0 += ceil(b / (double)seg0);
     }
     const double cap = pieces0 > HC__MAX_EVENTS ? pieces0 : (double)HC__MAX_EVENTS;
-    const uint64_t tries[] = {2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16};
+    uint64_t tries[] = {2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16, 0};
+    const size_t n_tries = sizeof tries / sizeof *tries;
+    int in_class = 0;
+    for (size_t i = 0; i + 1 < n_tries; i++)
+        in_class |= usable_reduce_segment(tries[i], most, pieces0 * (double)seg0, cap) &&
+                    tries[i] >= HC__SMPI_BEST_BOTTOM_BYTES && tries[i] <= HC__SMPI_BEST_TOP_BYTES;
+    /* under SMPI's factors, when no size above is of SimGrid's best class, last its largest
+     * pieces in up to HC__MAX_EVENTS_BEST_CLASS, on the same tree (their replays are the longest;
+     * fat tree, 16 MiB multitree: shaped for 64 KiB or for 9360 B, predicted the same to 1e-6).
+     * Not where a size above is of the class: grid5000's 1 MiB multitree, in 8 KiB pieces on
+     * the sites' two trees (0.04247 s predicted, 0.04185 s in SMPI), lost its 5 % margin to 9360
+     * B pieces on the algorithm's trees (0.04304 s, 0.04305 s). Not the class's smallest pieces
+     * either: the fat tree's 64 KiB two-tree in 6554 B pieces was predicted 0.00144 s, against
+     * 0.00159 s in 4 KiB ones, and ran 0.00183 s, against 0.00165 s. */
+    if (smpi && !in_class)
+        tries[n_tries - 1] = HC__SMPI_BEST_TOP_BYTES;
     hc_schedule_t *best = NULL;
-    for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
-        uint64_t seg = tries[i];
-        if (seg < 1024 || (double)seg >= most || pieces0 * (double)seg0 / (double)seg > cap)
+    for (size_t i = 0; i < n_tries; i++) {
+        const uint64_t seg = tries[i];
+        const int best_class = i == n_tries - 1;
+        const double cap_i =
+            best_class && cap < HC__MAX_EVENTS_BEST_CLASS ? HC__MAX_EVENTS_BEST_CLASS : cap;
+        if (!usable_reduce_segment(seg, most, pieces0 * (double)seg0, cap_i))
             continue;
         /* the same tree, then one shaped for seg, then one shaped for 2 seg */
-        for (int again = 0; again <= 2 * rerun; again++) {
+        for (int again = 0; again <= (best_class ? 0 : 2) * rerun; again++) {
             hc_schedule_t *t = NULL;
             hc_algo_opts_t v = *o;
             v.segment_bytes = again == 2 ? 2 * seg : seg;
@@ -637,11 +664,13 @@ static void reduce_seg_variants(const hc_problem_t *pb, const char *name, const 
             offer(pb, smpi, t, &best);
         }
     }
-    /* under SMPI's factors, 3/2 of the best's window too (completions come in bursts) */
+    /* under SMPI's factors, 3/2 of the best's window too (completions come in bursts); the
+     * rule's (0) counts as its floor, 2 (fat tree, 16 MiB multitree in 9360 B pieces: 0.1610 s
+     * predicted at the rule's window, 0.1408 s with 3) */
     hc_schedule_t *b = NULL;
-    if (smpi && best && best->window && best->window != HC_WINDOW_ALL &&
-        hc_schedule_clone(best, &b) == HC_OK) {
-        uint32_t w = (3 * best->window + 1) / 2;
+    if (smpi && best && best->window != HC_WINDOW_ALL && hc_schedule_clone(best, &b) == HC_OK) {
+        const uint32_t w0 = best->window ? best->window : 2;
+        uint32_t w = (3 * w0 + 1) / 2;
         window_variant(pb, smpi, b, w < HC_EXEC_MAX_BDP_WINDOW ? w : HC_EXEC_MAX_BDP_WINDOW, &best);
     }
     hc_schedule_destroy(b);

@@ -862,13 +862,13 @@ static void test_bcast_class_ramp(void **state)
     hc_comm_destroy(c);
 }
 
-/* The flow model's time of `name` for an m-byte broadcast from 0 on p in pieces of `seg` bytes
- * with `window` in flight (0: the rule), under SMPI's factors. */
-static double smpi_bcast_time(const hc_platform_t *p, const char *name, uint64_t m, uint64_t seg,
-                              uint32_t window)
+/* The flow model's time of `name` for an m-byte broadcast (or reduction) from (to) 0 on p in
+ * pieces of `seg` bytes with `window` in flight (0: the rule), under SMPI's factors. */
+static double smpi_coll_time(hc_coll_t coll, const hc_platform_t *p, const char *name, uint64_t m,
+                             uint64_t seg, uint32_t window)
 {
     hc_problem_spec_t sp;
-    hc_problem_spec_init(&sp, HC_COLL_BCAST);
+    hc_problem_spec_init(&sp, coll);
     sp.platform = p;
     sp.msg_bytes = m;
     sp.pair_costs = 1;
@@ -880,6 +880,8 @@ static double smpi_bcast_time(const hc_platform_t *p, const char *name, uint64_t
     hc_schedule_t *s = NULL;
     assert_int_equal(hc_schedule_compute(pb, name, &o, &s), HC_OK);
     s->window = window;
+    if (coll == HC_COLL_REDUCE)
+        s->segment_bytes = seg;
     hc_sim_opts_t so;
     hc_sim_opts_init(&so);
     so.network = HC_NETWORK_FLOW;
@@ -917,18 +919,55 @@ static void test_bcast_short_link_windows(void **state)
     hc_platform_destroy(all);
     const char *name = hc_comm_last_algorithm(c);
     const double planned = hc_comm_last_predicted(c);
-    const double rule = smpi_bcast_time(p, name, 65536, 8192, 0);
+    const double rule = smpi_coll_time(HC_COLL_BCAST, p, name, 65536, 8192, 0);
     if (rank == 0)
         printf("bcast 64 KiB on %s: %s (%s), predicted %.6f s; 8 KiB pieces at the rule's window "
                "%.6f s, 2 in flight %.6f s\n",
                spec, name, hc_comm_last_note(c), planned, rule,
-               smpi_bcast_time(p, name, 65536, 8192, 2));
+               smpi_coll_time(HC_COLL_BCAST, p, name, 65536, 8192, 2));
     /* never slower than the rule's 8 KiB pieces; 5 % faster where a node feeds several
      * children (a chain, which 5 ranks get, feeds one: its NIC stays busy with the rule's one
      * send at a time, and the gain is the smaller pieces' alone: 0.762 against 0.786 ms) */
     assert_true(planned <= rule);
     if (strcmp(name, "pipeline") != 0 && strcmp(name, "chain") != 0)
         assert_true(planned < 0.95 * rule);
+    hc_platform_destroy(p);
+    hc_comm_destroy(c);
+}
+
+/* A long reduction in pieces of SimGrid's best class (plan.c reduce_seg_variants), under SMPI's
+ * model and trusting it: where 8 KiB pieces would be more than its usual cap on pieces, the
+ * runtime tries 9360 B ones, and 3 in flight where the rule gives 2. On the oracle's fat tree (its
+ * first 16 nodes), 16 MiB: it plans what the flow model predicts at least 20 % faster than its
+ * reduction algorithms in 32 KiB pieces at the rule's window (multitree, 0.2252 s; the plan was
+ * 0.1867 s before, 0.1395 s now: multitree in 9360 B pieces, 3 in flight; on all 24 nodes 0.1983
+ * s planned and run in SMPI before, 0.1408 s and 0.1404 s now). The result is MPI_Reduce's. */
+static void test_reduce_best_class(void **state)
+{
+    (void)state;
+    if (size != 16)
+        skip();
+    const char *spec = HC_TEST_DATA "/../../bench/grid/platforms/fat-tree-3to1.json";
+    hc_comm_t *c = smpi_model_comm(spec);
+    for (int rep = 0; rep < 3; rep++)
+        check_reduce(c, 2097152, MPI_DOUBLE, MPI_SUM, 0, 0);
+    hc_platform_t *all = NULL, *p = NULL;
+    assert_int_equal(hc_platform_load(spec, &all), HC_OK);
+    uint32_t first[16];
+    for (int i = 0; i < size; i++)
+        first[i] = (uint32_t)i;
+    assert_int_equal(hc_platform_subset(all, first, (uint32_t)size, &p), HC_OK);
+    hc_platform_destroy(all);
+    const double planned = hc_comm_last_predicted(c);
+    double before = INFINITY;
+    const char *algos[] = {"multitree", "two-tree"};
+    for (size_t a = 0; a < 2; a++)
+        before = fmin(before, smpi_coll_time(HC_COLL_REDUCE, p, algos[a], 16777216, 32768, 0));
+    if (rank == 0)
+        printf("reduce 16 MiB on the fat tree's first 16 nodes: %s (%s), predicted %.6f s; in "
+               "32 KiB pieces at the rule's window at best %.6f s\n",
+               hc_comm_last_algorithm(c), hc_comm_last_note(c), planned, before);
+    assert_true(planned < 0.8 * before);
     hc_platform_destroy(p);
     hc_comm_destroy(c);
 }
@@ -1317,6 +1356,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bcast_class_ramp),
         cmocka_unit_test(test_pieces_wide_window),
         cmocka_unit_test(test_bcast_short_link_windows),
+        cmocka_unit_test(test_reduce_best_class),
         cmocka_unit_test(test_alltoallv_auto),
         cmocka_unit_test(test_bcast_all_algorithms),
         cmocka_unit_test(test_reduce_all_algorithms),
