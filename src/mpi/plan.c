@@ -624,19 +624,15 @@ static void reduce_seg_variants(const hc_problem_t *pb, const char *name, const 
     const double cap = pieces0 > HC__MAX_EVENTS ? pieces0 : (double)HC__MAX_EVENTS;
     uint64_t tries[] = {2 * seg0, seg0 / 2, seg0 / 4, seg0 / 8, seg0 / 16, 0};
     const size_t n_tries = sizeof tries / sizeof *tries;
-    int in_class = 0;
-    for (size_t i = 0; i + 1 < n_tries; i++)
-        in_class |= usable_reduce_segment(tries[i], most, pieces0 * (double)seg0, cap) &&
-                    tries[i] >= HC__SMPI_BEST_BOTTOM_BYTES && tries[i] <= HC__SMPI_BEST_TOP_BYTES;
-    /* under SMPI's factors, when no size above is of SimGrid's best class, last its largest
+    /* under SMPI's factors, where the cap keeps SimGrid's best class out, last its largest
      * pieces in up to HC__MAX_EVENTS_BEST_CLASS, on the same tree (their replays are the longest;
      * fat tree, 16 MiB multitree: shaped for 64 KiB or for 9360 B, predicted the same to 1e-6).
-     * Not where a size above is of the class: grid5000's 1 MiB multitree, in 8 KiB pieces on
-     * the sites' two trees (0.04247 s predicted, 0.04185 s in SMPI), lost its 5 % margin to 9360
-     * B pieces on the algorithm's trees (0.04304 s, 0.04305 s). Not the class's smallest pieces
-     * either: the fat tree's 64 KiB two-tree in 6554 B pieces was predicted 0.00144 s, against
-     * 0.00159 s in 4 KiB ones, and ran 0.00183 s, against 0.00165 s. */
-    if (smpi && !in_class)
+     * Not within the cap: grid5000's 1 MiB multitree in 8 KiB pieces on the sites' two trees
+     * (0.04247 s predicted, 0.04185 s in SMPI) lost its 5 % margin to 9360 B pieces on the
+     * algorithm's trees (0.04304 s, 0.04305 s). Nor the class's smallest pieces: the fat tree's
+     * 64 KiB two-tree in 6554 B pieces was predicted 0.00144 s, against 0.00159 s in 4 KiB ones,
+     * and ran 0.00183 s, against 0.00165 s. */
+    if (smpi && pieces0 * (double)seg0 / HC__SMPI_BEST_TOP_BYTES > cap)
         tries[n_tries - 1] = HC__SMPI_BEST_TOP_BYTES;
     hc_schedule_t *best = NULL;
     for (size_t i = 0; i < n_tries; i++) {
