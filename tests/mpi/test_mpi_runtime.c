@@ -862,6 +862,20 @@ static void test_bcast_class_ramp(void **state)
     hc_comm_destroy(c);
 }
 
+/* The platform `spec`'s first `size` nodes (at most 24), as the communicator sees them. */
+static hc_platform_t *first_nodes(const char *spec)
+{
+    hc_platform_t *all = NULL, *p = NULL;
+    assert_int_equal(hc_platform_load(spec, &all), HC_OK);
+    uint32_t first[24];
+    assert_true(size <= 24);
+    for (int i = 0; i < size; i++)
+        first[i] = (uint32_t)i;
+    assert_int_equal(hc_platform_subset(all, first, (uint32_t)size, &p), HC_OK);
+    hc_platform_destroy(all);
+    return p;
+}
+
 /* The flow model's time of `name` for an m-byte broadcast (or reduction) from (to) 0 on p in
  * pieces of `seg` bytes with `window` in flight (0: the rule), under SMPI's factors. */
 static double smpi_coll_time(hc_coll_t coll, const hc_platform_t *p, const char *name, uint64_t m,
@@ -910,13 +924,7 @@ static void test_bcast_short_link_windows(void **state)
     hc_comm_t *c = smpi_model_comm(spec);
     for (int rep = 0; rep < 3; rep++)
         check_bcast(c, 8192, MPI_DOUBLE, sizeof(double), 0);
-    hc_platform_t *all = NULL, *p = NULL;
-    assert_int_equal(hc_platform_load(spec, &all), HC_OK);
-    uint32_t first[24];
-    for (int i = 0; i < size; i++)
-        first[i] = (uint32_t)i;
-    assert_int_equal(hc_platform_subset(all, first, (uint32_t)size, &p), HC_OK);
-    hc_platform_destroy(all);
+    hc_platform_t *p = first_nodes(spec);
     const char *name = hc_comm_last_algorithm(c);
     const double planned = hc_comm_last_predicted(c);
     const double rule = smpi_coll_time(HC_COLL_BCAST, p, name, 65536, 8192, 0);
@@ -951,13 +959,7 @@ static void test_reduce_best_class(void **state)
     hc_comm_t *c = smpi_model_comm(spec);
     for (int rep = 0; rep < 3; rep++)
         check_reduce(c, 2097152, MPI_DOUBLE, MPI_SUM, 0, 0);
-    hc_platform_t *all = NULL, *p = NULL;
-    assert_int_equal(hc_platform_load(spec, &all), HC_OK);
-    uint32_t first[16];
-    for (int i = 0; i < size; i++)
-        first[i] = (uint32_t)i;
-    assert_int_equal(hc_platform_subset(all, first, (uint32_t)size, &p), HC_OK);
-    hc_platform_destroy(all);
+    hc_platform_t *p = first_nodes(spec);
     const double planned = hc_comm_last_predicted(c);
     double before = INFINITY;
     const char *algos[] = {"multitree", "two-tree"};
