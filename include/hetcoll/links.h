@@ -124,7 +124,8 @@ int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out);
  * the first byte can arrive), and the root lets m out through the links common to its routes
  * out, plus the smallest latency of those routes.
  * Without clusters, or when no link is common to a site's routes, only the terms that exist
- * count. */
+ * count. Latencies are the flow model's: a route's links' sum (which may be 0, where the pair's
+ * hc_platform_latency is at least 1e-9 s). */
 int hc_flows_bcast_bound(const hc_platform_t *p, uint32_t root, double m, double *out);
 /* The broadcast bound under the flow model of opts (NULL: the defaults): hc_flows_bcast_bound on
  * hc_flows_bound_platform's copy of p, tightened by a time-indexed LP over the sites (the

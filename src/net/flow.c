@@ -167,6 +167,20 @@ static int64_t resource_of(const hc_platform_t *p, uint32_t hop)
     return (int64_t)(hop >> 1) << 1;
 }
 
+/* The latency the flow model gives pair k's transfers: its route's links' (whose sum may be 0;
+ * the platform's pair latency is at least 1e-9 for the per-pair model), else the pair's. A bound
+ * counting the pair latency claimed 1e-9 s too much on a route without latency (fuzz_bounds). */
+static double pair_latency(const hc_platform_t *p, size_t k)
+{
+    const uint32_t *r = p->route ? p->route[k] : NULL;
+    if (!r)
+        return p->lat[k];
+    double lat = 0;
+    for (uint32_t h = 0; h < r[0]; h++)
+        lat += p->links[r[1 + h] >> 1].lat;
+    return lat;
+}
+
 typedef struct fstate {
     double ready;  /* start + latency: when bytes begin to flow */
     double left;   /* bytes left */
@@ -852,8 +866,8 @@ static double node_cut(const hc_platform_t *p, uint32_t v, int into, double m, d
             if (res >= 0 && cnt[res] == (uint32_t)(u - (u > v)))
                 cnt[res]++;
         }
-        if (p->lat[pair] < min_lat)
-            min_lat = p->lat[pair];
+        if (pair_latency(p, pair) < min_lat)
+            min_lat = pair_latency(p, pair);
     }
     for (size_t x = 0; x < n_r; x++) {
         if (cnt[x] == p->P - 1 && m / p->links[x >> 1].bw > t)
@@ -894,8 +908,8 @@ static int cut_bound(const hc_platform_t *p, uint32_t root, double m, int mirror
             break;
         done[u] = 1;
         for (uint32_t v = 0; v < p->P; v++)
-            if (v != u && dist[u] + p->lat[(size_t)u * p->P + v] < dist[v])
-                dist[v] = dist[u] + p->lat[(size_t)u * p->P + v];
+            if (v != u && dist[u] + pair_latency(p, (size_t)u * p->P + v) < dist[v])
+                dist[v] = dist[u] + pair_latency(p, (size_t)u * p->P + v);
     }
     /* A broadcast's receiver v takes no byte before dist[v]; the root's last byte may go to a
      * neighbour. The mirror (a reduction backwards in time, where a message's latency follows
@@ -910,8 +924,8 @@ static int cut_bound(const hc_platform_t *p, uint32_t root, double m, int mirror
     for (uint32_t v = 0; v < p->P; v++) {
         double first = mirror && v != root ? INFINITY : dist[v];
         for (uint32_t u = 0; mirror && v != root && u < p->P; u++)
-            if (u != v && p->lat[(size_t)u * p->P + v] < first)
-                first = p->lat[(size_t)u * p->P + v];
+            if (u != v && pair_latency(p, (size_t)u * p->P + v) < first)
+                first = pair_latency(p, (size_t)u * p->P + v);
         double t = node_cut(p, v, v != root, m, first, mirror ? far : -1, cnt);
         nodes = t > nodes ? t : nodes;
     }
@@ -956,8 +970,8 @@ static int cut_bound(const hc_platform_t *p, uint32_t root, double m, int mirror
             for (uint32_t i = 0; i < p->P; i++)
                 for (uint32_t j = 0; j < p->P; j++)
                     if (p->cluster[i] != (int32_t)c && p->cluster[j] == (int32_t)c &&
-                        p->lat[(size_t)i * p->P + j] < min_lat)
-                        min_lat = p->lat[(size_t)i * p->P + j];
+                        pair_latency(p, (size_t)i * p->P + j) < min_lat)
+                        min_lat = pair_latency(p, (size_t)i * p->P + j);
     }
     double k = p->n_clusters;
     if (all_shared && cap_sum > 0 && 2 * (k - 1) * m / cap_sum > lb)
@@ -1099,8 +1113,8 @@ static int sites_lp(const hc_platform_t *q, const hc_flow_opts_t *o, uint32_t ro
         for (uint32_t j = 0; j < P; j++) {
             uint32_t ci = (uint32_t)q->cluster[i], cj = (uint32_t)q->cluster[j];
             if (ci != cj && q->route[(size_t)i * P + j] &&
-                q->lat[(size_t)i * P + j] < L[ci * K + cj])
-                L[ci * K + cj] = q->lat[(size_t)i * P + j];
+                pair_latency(q, (size_t)i * P + j) < L[ci * K + cj])
+                L[ci * K + cj] = pair_latency(q, (size_t)i * P + j);
         }
     /* the earliest a byte reaches each site (Dijkstra over the sites at the best class); the
      * mirror: the earliest a site may pass bytes on, its nearest latency in after the start */

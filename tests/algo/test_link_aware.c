@@ -1330,6 +1330,34 @@ static void test_reduce_bound_relayed(void **state)
     hc_platform_destroy(p);
 }
 
+/* Routes without latency (tests/data/platform_zero_latency.json: two sites, 1 MB/s uplinks): the
+ * platform's pair latency is at least 1e-9 s (the per-pair model needs one), the flow model's is
+ * the links' sum, 0. The broadcast and reduction bounds count the flow model's: 4 KiB replayed in
+ * 0.004096 s where both said 0.004096001 s before (a fuzz_bounds finding). */
+static void test_bound_zero_latency(void **state)
+{
+    (void)state;
+    for (int red = 0; red < 2; red++) {
+        hc_platform_t *p = NULL;
+        hc_problem_t *pb = platform_problem(HC_TEST_DATA "/platform_zero_latency.json",
+                                            red ? HC_COLL_REDUCE : HC_COLL_BCAST, 4096, &p);
+        hc_schedule_t *s = NULL;
+        assert_int_equal(hc_schedule_compute(pb, red ? "snf-pq" : "two-tree", NULL, &s), HC_OK);
+        const double t = flow_time(pb, s);
+        double cut = -1;
+        assert_int_equal((red ? hc_flows_reduce_bound : hc_flows_bcast_bound)(p, 0, 4096.0, &cut),
+                         HC_OK);
+        const double b = model_bound_of(p, red, 0, 4096);
+        printf("%s 4 KiB without latencies: %.12g s, cut bound %.12g s, sites LP %.12g s\n",
+               red ? "reduce" : "bcast", t, cut, b);
+        assert_true(cut <= t && b <= t);
+        assert_true(cut >= 0.004096 * (1 - 1e-12)); /* 4096 B through a 1 MB/s uplink */
+        hc_schedule_destroy(s);
+        hc_problem_destroy(pb);
+        hc_platform_destroy(p);
+    }
+}
+
 /* A reduction's own window is a floor on the nodes of its longest edges only: on the 3-site
  * grid in 8 KiB segments the rule gives the WAN nodes 17 and the others 2; a window of 38 (what
  * SMPI's factors for 8 KiB pieces, 2.19 x the latency and 1.087 x the bandwidth, need) raises
@@ -1917,6 +1945,7 @@ int main(void)
         cmocka_unit_test(test_multitree_no_residue),
         cmocka_unit_test(test_bcast_sites_bound),
         cmocka_unit_test(test_reduce_bound_relayed),
+        cmocka_unit_test(test_bound_zero_latency),
         cmocka_unit_test(test_sites_bound_edges),
         cmocka_unit_test(test_bcast_bdp_more),
     };
