@@ -590,8 +590,8 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
 }
 
 /* A reduction's segment size worth a replay: at least 1 KiB, below the largest transfer
- * (`most` bytes), and at most `cap` pieces (`bytes0`: the pieces at the rule's segment times it).
- */
+ * (`most` bytes), and at most `cap` pieces (`bytes0`: the pieces at the rule's segment times
+ * that segment). */
 static int usable_reduce_segment(uint64_t seg, double most, double bytes0, double cap)
 {
     return seg >= 1024 && (double)seg < most && bytes0 / (double)seg <= cap;
@@ -604,8 +604,8 @@ static int usable_reduce_segment(uint64_t seg, double most, double bytes0, doubl
  * algorithm that shapes its trees by the segment (multitree: the fan-out inside the sites) is
  * run again with it, and with twice it (3-site grid under SMPI's defaults, 1 MiB: the tree
  * shaped for 16 KiB in 8 KiB pieces, predicted 0.1756 s, against 0.1860 s shaped for 8 KiB);
- * an exact search's tree is kept. Under SMPI's factors, also SimGrid's best class where no size
- * tried is of it, and 3 in flight where the best has the rule's window (below). */
+ * an exact search's tree is kept. Under SMPI's factors, also SimGrid's best class where the cap
+ * keeps it out, and 3 in flight where the best has the rule's window (below). */
 static void reduce_seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
                                 int smpi, hc_schedule_t **s)
 {
