@@ -269,7 +269,7 @@ static int sites_feasible(const hc__sites_lp_t *s, const double *bnd, uint32_t n
     }
     /* entries of each x column: its capacity rows, its demand row, the causality rows of its
      * own arc (k' >= k) and of the arcs out of its destination that may forward it */
-    size_t n_nz = 1;
+    size_t n_nz = s->K; /* the delivery column: a demand row per site but the root's */
     for (size_t a = 0; a < na; a++) {
         size_t fwd = 0;
         for (size_t b = 0; b < na; b++)

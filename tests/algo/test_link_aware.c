@@ -1358,6 +1358,28 @@ static void test_bound_zero_latency(void **state)
     }
 }
 
+/* The sites LP counted one entry for its delivery column, which has one per site but the root's:
+ * on three sites without latencies (tests/data/platform_sites_lp_entries.json) every other column
+ * fills its count, and the LP wrote past its arrays (a fuzz_bounds finding: ASan in the sanitizer
+ * builds, "malloc(): corrupted top size" in a plain one). */
+static void test_sites_lp_entries(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_load(HC_TEST_DATA "/platform_sites_lp_entries.json", &p), HC_OK);
+    for (int red = 0; red < 2; red++)
+        for (int smpi = 0; smpi < 2; smpi++) {
+            double cut = -1;
+            assert_int_equal(
+                (red ? hc_flows_reduce_bound : hc_flows_bcast_bound)(p, 0, 4096.0, &cut), HC_OK);
+            const double b = model_bound_of(p, red, smpi, 4096);
+            assert_true(isfinite(b) && b > 0);
+            if (!smpi)
+                assert_true(b >= cut * (1 - 1e-6));
+        }
+    hc_platform_destroy(p);
+}
+
 /* A reduction's own window is a floor on the nodes of its longest edges only: on the 3-site
  * grid in 8 KiB segments the rule gives the WAN nodes 17 and the others 2; a window of 38 (what
  * SMPI's factors for 8 KiB pieces, 2.19 x the latency and 1.087 x the bandwidth, need) raises
@@ -1946,6 +1968,7 @@ int main(void)
         cmocka_unit_test(test_bcast_sites_bound),
         cmocka_unit_test(test_reduce_bound_relayed),
         cmocka_unit_test(test_bound_zero_latency),
+        cmocka_unit_test(test_sites_lp_entries),
         cmocka_unit_test(test_sites_bound_edges),
         cmocka_unit_test(test_bcast_bdp_more),
     };
