@@ -154,12 +154,18 @@ typedef struct hc_schedule {
     uint32_t window;
     /* Execution of a reduction: the pipeline's segment in bytes; 0 = the rule of
      * hc_schedule_reduce_segment. (API 6) Of a total exchange: every message moves as the
-     * hc_schedule_pieces pieces of about this size; 0 = whole messages. (API 12) */
+     * hc_schedule_pieces pieces of about this size; 0 = whole messages. (API 12) Of a
+     * segmented broadcast (n_segments > 1, no parent2): each piece moves as the
+     * hc_schedule_message_pieces sub-messages of about this size, each its own send, the
+     * piece held once all are in; 0 = whole pieces (API 21: under SimGrid's size classes the
+     * pieces crossing sites pay a smaller latency factor in sub-messages of 1411 to 3468 B). */
     uint64_t segment_bytes;
-    /* Of a total exchange in pieces: NULL (every message in pieces) or P group ids in [0, P);
-     * a message between two nodes of one group then moves whole (hc_schedule_message_pieces).
-     * `pieces-cross` groups the nodes whose routes avoid the busiest links, so that only the
-     * messages crossing them are cut. malloc'd; hc_schedule_destroy frees it. (API 13) */
+    /* Of a total exchange in pieces (or a segmented broadcast in sub-messages, API 21): NULL
+     * (every message cut) or P group ids in [0, P); a message between two nodes of one group
+     * then moves whole (hc_schedule_message_pieces). `pieces-cross` groups the nodes whose
+     * routes avoid the busiest links, so that only the messages crossing them are cut; the
+     * runtime's broadcasts group the nodes by cluster (site). malloc'd; hc_schedule_destroy
+     * frees it. (API 13) */
     int32_t *piece_groups;
     /* Execution: the window rule of hc_schedule_exec_windows counts every latency this many
      * times (0 or 1: as the platform gives them). Under SimGrid's size-dependent factors
@@ -277,12 +283,14 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
 void hc_schedule_recv_sequence(uint32_t recv_order, const uint32_t *cnt, size_t n_msgs,
                                size_t *seq);
 
-/* A total exchange in pieces (segment_bytes > 0): a message of `bytes` moves as
+/* A total exchange in pieces (segment_bytes > 0; a segmented broadcast's piece in sub-messages
+ * likewise, API 21): a message of `bytes` moves as
  * n = min(ceil(bytes / segment_bytes), HC_SCHEDULE_MAX_PIECES) pieces, posted one after the other
  * in the message's place of the node's order; piece k (0 <= k < n) covers bytes
  * [floor(k * bytes / n), floor((k + 1) * bytes / n)). 1 for whole messages (segment_bytes 0,
- * another collective) and for empty ones. The cap keeps a rank's messages within
- * 2 x HC_SCHEDULE_MAX_PIECES x P, whatever piece size a schedule file names. (API 12) */
+ * a reduction, a redistribution, a broadcast in whole messages) and for empty ones. The cap keeps a
+ * rank's messages within 2 x HC_SCHEDULE_MAX_PIECES x P, whatever piece size a schedule file names.
+ * (API 12) */
 #define HC_SCHEDULE_MAX_PIECES 256u
 uint32_t hc_schedule_pieces(const hc_schedule_t *s, uint64_t bytes);
 /* Pieces of the message src -> dst of `bytes`: 1 when the schedule's piece_groups put src and

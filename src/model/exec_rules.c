@@ -118,7 +118,9 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
 
 uint32_t hc_schedule_pieces(const hc_schedule_t *s, uint64_t bytes)
 {
-    if (!s || s->coll != HC_COLL_ALLTOALL || s->segment_bytes == 0 || bytes == 0)
+    /* a broadcast's pieces: only a segmented one's (whole messages go as they are) */
+    const int bcast = s && s->coll == HC_COLL_BCAST && s->n_segments > 1 && !s->parent2;
+    if (!s || (s->coll != HC_COLL_ALLTOALL && !bcast) || s->segment_bytes == 0 || bytes == 0)
         return 1;
     uint64_t n = bytes / s->segment_bytes + (bytes % s->segment_bytes != 0);
     return n < HC_SCHEDULE_MAX_PIECES ? (uint32_t)n : HC_SCHEDULE_MAX_PIECES;

@@ -58,50 +58,6 @@
 #define MT_MIN_CAP 64u
 #define MT_PIECE_BYTES 65536u
 
-/* Smooth weighted round robin: each of the n pieces to the tree whose credit, raised by its
- * weight w[t] per piece, is highest (the first on ties), which then pays the weights' sum: the
- * counts follow the weights and the trees interleave. Nonzero without memory (tree_of
- * untouched). */
-static int swrr(const double *w, uint32_t nt, uint32_t n, uint32_t *tree_of)
-{
-    double *cur = calloc(nt, sizeof *cur), sum = 0;
-    if (!cur)
-        return -1;
-    for (uint32_t t = 0; t < nt; t++)
-        sum += w[t];
-    for (uint32_t j = 0; j < n; j++) {
-        uint32_t best = 0;
-        for (uint32_t t = 0; t < nt; t++) {
-            cur[t] += w[t];
-            if (cur[t] > cur[best])
-                best = t;
-        }
-        cur[best] -= sum;
-        tree_of[j] = best;
-    }
-    free(cur);
-    return 0;
-}
-
-/* The K pieces dealt by swrr in proportion to the packing's weights (each tree of at least
- * HC__MT_MIN_WEIGHT and half a piece gets one; without memory, all on tree 0). */
-static void deal(const hc__mt_pack_t *k, uint32_t K, uint32_t *tree_of)
-{
-    double w[64];
-    uint32_t nt = k->nt < 64 ? k->nt : 64;
-    uint32_t top = 0;
-    double wsum = 0;
-    for (uint32_t t = 0; t < nt; t++) {
-        w[t] = k->weight[t] >= HC__MT_MIN_WEIGHT && k->weight[t] * K >= 0.5 ? k->weight[t] : 0;
-        wsum += w[t];
-        top = k->weight[t] > k->weight[top] ? t : top;
-    }
-    if (wsum == 0)
-        w[top] = 1;
-    if (swrr(w, nt, K, tree_of) != 0)
-        memset(tree_of, 0, K * sizeof *tree_of);
-}
-
 /* opts->tail_direct_pieces: the last d pieces on the direct tree (tree 0), which carries d / 4
  * more than the deal gave it, taken from the other trees in proportion to their counts; the
  * body's pieces dealt again by smooth weighted round robin over those counts. Under SimGrid's
@@ -146,7 +102,7 @@ static uint32_t tail_direct(uint32_t nt, uint32_t K, uint32_t d, uint32_t *tree_
         }
     want[0] = nd - d;
     /* the body, K - d pieces (the counts sum to it) */
-    if (swrr(want, nt, K - d, tree_of) != 0)
+    if (hc__mt_swrr(want, nt, K - d, tree_of) != 0)
         goto out;
     for (uint32_t j = K - d; j < K; j++)
         tree_of[j] = 0;
@@ -328,7 +284,7 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
     if (rc == HC_OK && (!tree_of || !off || !site || !pos || !fan || !kid || !top))
         rc = hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
     if (rc == HC_OK) {
-        deal(&k, K, tree_of);
+        hc__mt_deal(&k, K, tree_of);
         if (opts && opts->tail_direct_pieces)
             tail = tail_direct(k.nt, K, opts->tail_direct_pieces, tree_of);
         ramped = hc__bc_ramp_offsets(m, seg, K, opts ? opts->ramp_pieces : 0, off);

@@ -259,3 +259,47 @@ uint32_t hc__mt_fanout(const hc__cluster_t *c, uint64_t s, uint32_t K, double ar
     }
     return best;
 }
+
+/* Smooth weighted round robin: each of the n pieces to the tree whose credit, raised by its
+ * weight w[t] per piece, is highest (the first on ties), which then pays the weights' sum: the
+ * counts follow the weights and the trees interleave. Nonzero without memory (tree_of
+ * untouched). */
+int hc__mt_swrr(const double *w, uint32_t nt, uint32_t n, uint32_t *tree_of)
+{
+    double *cur = calloc(nt, sizeof *cur), sum = 0;
+    if (!cur)
+        return -1;
+    for (uint32_t t = 0; t < nt; t++)
+        sum += w[t];
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t best = 0;
+        for (uint32_t t = 0; t < nt; t++) {
+            cur[t] += w[t];
+            if (cur[t] > cur[best])
+                best = t;
+        }
+        cur[best] -= sum;
+        tree_of[j] = best;
+    }
+    free(cur);
+    return 0;
+}
+
+/* The K pieces dealt by swrr in proportion to the packing's weights (each tree of at least
+ * HC__MT_MIN_WEIGHT and half a piece gets one; without memory, all on tree 0). */
+void hc__mt_deal(const hc__mt_pack_t *k, uint32_t K, uint32_t *tree_of)
+{
+    double w[64];
+    uint32_t nt = k->nt < 64 ? k->nt : 64;
+    uint32_t top = 0;
+    double wsum = 0;
+    for (uint32_t t = 0; t < nt; t++) {
+        w[t] = k->weight[t] >= HC__MT_MIN_WEIGHT && k->weight[t] * K >= 0.5 ? k->weight[t] : 0;
+        wsum += w[t];
+        top = k->weight[t] > k->weight[top] ? t : top;
+    }
+    if (wsum == 0)
+        w[top] = 1;
+    if (hc__mt_swrr(w, nt, K, tree_of) != 0)
+        memset(tree_of, 0, K * sizeof *tree_of);
+}

@@ -45,6 +45,14 @@ void hc__mt_pack_free(hc__mt_pack_t *k);
  * tree t: the coordinator, or the site's last node when the tree leaves from its tail. */
 uint32_t hc__mt_exit(const hc__hier_t *h, const hc__mt_pack_t *k, uint32_t t, uint32_t c);
 int hc__mt_pack(const hc__hier_t *h, int reverse, hc__mt_pack_t *k);
+/* Smooth weighted round robin: each of the n pieces to the tree whose credit, raised by its
+ * weight w[t] per piece, is highest (the first on ties), which then pays the weights' sum: the
+ * counts follow the weights and the trees interleave. Nonzero without memory (tree_of
+ * untouched). */
+int hc__mt_swrr(const double *w, uint32_t nt, uint32_t n, uint32_t *tree_of);
+/* The K pieces dealt by hc__mt_swrr in proportion to the packing's weights (each tree of at
+ * least HC__MT_MIN_WEIGHT and half a piece gets one; without memory, all on tree 0). */
+void hc__mt_deal(const hc__mt_pack_t *k, uint32_t K, uint32_t *tree_of);
 /* Fan-out d (1 = chain) of the trees inside cluster c for K pieces of s bytes arriving at
  * best `arrive` seconds apart (the mix's most loaded resource: per_byte x s), from the
  * cluster's pLogP parameters: depth x (L + g(s)) + (K - 1) x max(d x g(s), arrive), d <= 4.

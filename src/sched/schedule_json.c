@@ -220,9 +220,9 @@ int hc_schedule_to_json(const hc_schedule_t *s, char **out)
             json_object_set_new(root, "trees", trees);
         }
     }
-    if ((s->coll == HC_COLL_REDUCE || s->coll == HC_COLL_ALLTOALL) && s->segment_bytes)
+    if (s->coll != HC_COLL_REDISTRIBUTE && s->segment_bytes)
         json_object_set_new(root, "segment_bytes", json_integer((json_int_t)s->segment_bytes));
-    if (s->coll == HC_COLL_ALLTOALL && s->piece_groups)
+    if ((s->coll == HC_COLL_ALLTOALL || s->coll == HC_COLL_BCAST) && s->piece_groups)
         json_object_set_new(root, "piece_groups", jint_array(s->piece_groups, s->P));
     if (s->coll == HC_COLL_ALLTOALL && s->recv_order == HC_RECV_ROUND_ROBIN)
         json_object_set_new(root, "recv_order", json_string("round-robin"));
@@ -368,7 +368,8 @@ static int is_known(hc_coll_t coll, const char *key)
                                          "makespan", "lower_bound",      "events",    "note",
                                          "window",   "window_bdp_factor"};
     static const char *const redist[] = {"n1", "n2", "k", "beta", "cost", "steps"};
-    static const char *const bcast[] = {"root", "segments", "parent", "trees"};
+    static const char *const bcast[] = {"root",  "segments",      "parent",
+                                        "trees", "segment_bytes", "piece_groups"};
     static const char *const reduce[] = {"root", "search", "segment_bytes"};
     static const char *const alltoall[] = {"segment_bytes", "piece_groups", "recv_order"};
     for (size_t i = 0; i < sizeof common / sizeof *common; i++)
@@ -766,9 +767,10 @@ static int parse_root(const ctx_t *c, json_t *root, hc_schedule_t **out)
     }
     if (coll == HC_COLL_REDUCE && json_object_get(root, "search"))
         TRY(parse_search(c, json_object_get(root, "search"), s));
-    if (coll == HC_COLL_REDUCE || coll == HC_COLL_ALLTOALL)
+    if (coll != HC_COLL_REDISTRIBUTE)
         TRY(get_uint(c, root, "segment_bytes", "segment_bytes", 0, UINT32_MAX, &s->segment_bytes));
-    if (coll == HC_COLL_ALLTOALL && json_object_get(root, "piece_groups"))
+    if ((coll == HC_COLL_ALLTOALL || coll == HC_COLL_BCAST) &&
+        json_object_get(root, "piece_groups"))
         TRY(parse_tree(c, json_object_get(root, "piece_groups"), "piece_groups", P,
                        &s->piece_groups));
     v = coll == HC_COLL_ALLTOALL ? json_object_get(root, "recv_order") : NULL;

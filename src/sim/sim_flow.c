@@ -401,7 +401,9 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
      * bounds what is in flight; eager pieces would all share the link at once and arrive
      * together); a whole-message one sends one at a time */
     const int windows = s->coll == HC_COLL_BCAST && s->n_segments > 1 && !s->parent2;
-    const int pieces = s->coll == HC_COLL_ALLTOALL && s->segment_bytes > 0;
+    /* a total exchange in pieces, or a segmented broadcast whose pieces between groups move as
+     * sub-messages (hc_schedule_message_pieces) */
+    const int pieces = (s->coll == HC_COLL_ALLTOALL || windows) && s->segment_bytes > 0;
     size_t *xf = pieces ? hc__malloc(s->n_events + 1, sizeof *xf) : NULL;
     if (pieces && !xf)
         return hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
@@ -431,9 +433,10 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
         rc = expand(s->P, xf, so, &si, HC_RECV_MESSAGES);
     if (rc == HC_OK && xf)
         rc = expand(s->P, xf, ro, &ri, s->recv_order);
-    free(xf);
-    if (rc == HC_OK && s->coll == HC_COLL_ALLTOALL)
+    if (rc == HC_OK && s->coll == HC_COLL_ALLTOALL) {
+        free(xf);
         return groups(f, s, pl, so, si, ro, ri);
+    }
     for (uint32_t u = 0; rc == HC_OK && u < s->P; u++) {
         if (windows) {
             rc = chain(f, si, so[u], so[u + 1], 1, X_SPOST);
@@ -446,13 +449,26 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
         if (rc == HC_OK)
             rc = chain(f, ri, ro[u], ro[u + 1], 1, X_REND);
     }
-    if (rc == HC_OK && s->coll == HC_COLL_BCAST) {
+    if (rc == HC_OK && s->coll == HC_COLL_BCAST && !xf) {
         /* data: the broadcast's edges gate the sender; they index events = transfers */
         size_t from = f->g.n;
         rc = hc__bcast_data_edges(s, truth, order, &f->g);
         for (size_t e = from; rc == HC_OK && e < f->g.n; e++)
             f->g.kind[e] = X_SEND;
+    } else if (rc == HC_OK && s->coll == HC_COLL_BCAST) {
+        /* with sub-messages, each of b's waits for all of a's (a piece is held once whole) */
+        hc__edges_t d;
+        memset(&d, 0, sizeof d);
+        rc = hc__bcast_data_edges(s, truth, order, &d);
+        for (size_t e = 0; rc == HC_OK && e < d.n; e++)
+            for (size_t a = xf[d.from[e]]; rc == HC_OK && a < xf[d.from[e] + 1]; a++)
+                for (size_t b = xf[d.to[e]]; rc == HC_OK && b < xf[d.to[e] + 1]; b++)
+                    rc = hc__edges_add(&f->g, a, b, X_SEND);
+        free(d.from);
+        free(d.to);
+        free(d.kind);
     }
+    free(xf);
     if (rc == HC_OK && windows)
         return groups(f, s, pl, so, si, ro, ri);
     free(so);
