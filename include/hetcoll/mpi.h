@@ -65,6 +65,15 @@ struct hc_comm_opts {
      * exchange in pieces runs in that order, forced algorithms (`pieces`, `pieces-cross`)
      * included. Environment: HETCOLL_RECV_ORDER. Borrowed. */
     const char *recv_order;
+    /* A segmented broadcast's pieces across sites (clusters) on a platform with links
+     * (hc_schedule_t.segment_bytes and piece_groups; API 21): "auto" (default, or NULL): under
+     * SimGrid's model (HETCOLL_FLOW_MODEL=smpi) the plan also tries them in sub-messages of at
+     * most 3468 B, SimGrid's lowest-latency size class, kept when predicted 5 % faster;
+     * "never"; or a size in bytes (1 to 2^31 - 1): every segmented broadcast planned on a
+     * platform of two clusters or more sends its pieces across clusters in sub-messages of at
+     * most that many bytes, forced algorithms included. Environment: HETCOLL_BCAST_SPLIT.
+     * Borrowed. */
+    const char *bcast_split;
 };
 
 /* Fill defaults. */

@@ -27,6 +27,7 @@ void hc_comm_opts_init(hc_comm_opts_t *o)
     o->plan_after = 3;
     o->plan_time_limit = 0.05;
     o->recv_order = "auto";
+    o->bcast_split = "auto";
 }
 
 int hc__algo_check(hc_coll_t coll, const char *name)
@@ -150,6 +151,18 @@ static int resolve_options(hc_comm_t *c)
     if (c->recv_order == -2)
         return hc_error_set(HC_ERR_VALUE, "%s%s: must be auto, messages or round-robin",
                             ro_env ? "HETCOLL_RECV_ORDER=" : "recv_order ", ro);
+    const char *bs = use_env ? getenv("HETCOLL_BCAST_SPLIT") : NULL;
+    const int bs_env = bs && *bs;
+    bs = bs_env ? bs : c->opts.bcast_split ? c->opts.bcast_split : "auto";
+    char *end = NULL;
+    const long long bn = strtoll(bs, &end, 10);
+    c->bcast_split = strcmp(bs, "auto") == 0                                 ? -1
+                     : strcmp(bs, "never") == 0                              ? 0
+                     : end != bs && *end == '\0' && bn >= 1 && bn <= INT_MAX ? (int64_t)bn
+                                                                             : -2;
+    if (c->bcast_split == -2)
+        return hc_error_set(HC_ERR_VALUE, "%s%s: must be auto, never or a size in bytes (1 to %d)",
+                            bs_env ? "HETCOLL_BCAST_SPLIT=" : "bcast_split ", bs, INT_MAX);
     if (c->opts.tune_trials > HC__TUNE_TRIALS)
         return hc_error_set(HC_ERR_VALUE, "tune_trials: at most %d (got %u)", HC__TUNE_TRIALS,
                             c->opts.tune_trials);

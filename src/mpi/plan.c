@@ -370,21 +370,21 @@ static void smpi_refine(const hc_problem_t *pb, hc_schedule_t **best)
  * whole 9360 B pieces; cut in three, 0.0315 s predicted). */
 #define HC__SMPI_LOW_LAT_TOP_BYTES 3468u
 
-/* *best (a segmented broadcast) with its pieces between clusters in sub-messages of
- * HC__SMPI_LOW_LAT_TOP_BYTES, at its window and at 3/2 and 2 x it, each predicted and kept in
- * *best when fastest. Nothing on a platform of one cluster. */
-static void split_variants(const hc_problem_t *pb, hc_schedule_t **best)
+/* from (a segmented broadcast on a platform of two clusters or more) with its pieces between
+ * clusters in sub-messages of at most `bytes` (hc_schedule_t.segment_bytes; piece_groups: the
+ * clusters, unlabelled nodes each their own) and its note saying so, or NULL. */
+static hc_schedule_t *split_clone(const hc_problem_t *pb, const hc_schedule_t *from, uint64_t bytes)
 {
     const hc_platform_t *p = pb->platform;
     const uint32_t nc = p ? hc_platform_cluster_count(p) : 0;
     hc_schedule_t *t = NULL;
-    if (!*best || nc < 2 || (*best)->coll != HC_COLL_BCAST || (*best)->n_segments < 2 ||
-        (*best)->parent2 || (*best)->segment_bytes || hc_schedule_clone(*best, &t) != HC_OK)
-        return;
+    if (nc < 2 || from->coll != HC_COLL_BCAST || from->n_segments < 2 || from->parent2 ||
+        from->segment_bytes || hc_schedule_clone(from, &t) != HC_OK)
+        return NULL;
     t->piece_groups = malloc(sizeof *t->piece_groups * (t->P + 1));
     if (!t->piece_groups) {
         hc_schedule_destroy(t);
-        return;
+        return NULL;
     }
     /* unlabelled nodes: groups of their own, after the clusters' (ids stay below P) */
     int32_t next = (int32_t)nc;
@@ -392,21 +392,49 @@ static void split_variants(const hc_problem_t *pb, hc_schedule_t **best)
         const int32_t g = hc_platform_cluster_of(p, v);
         t->piece_groups[v] = g >= 0 ? g : next++;
     }
-    t->segment_bytes = HC__SMPI_LOW_LAT_TOP_BYTES;
+    t->segment_bytes = bytes;
     /* first: hc_comm_last_note keeps a note's first 159 characters */
-    if (hc_schedule_set_note(t, "across sites in messages of at most %u B; %s",
-                             HC__SMPI_LOW_LAT_TOP_BYTES, t->note ? t->note : t->algorithm) != HC_OK)
+    if (hc_schedule_set_note(t, "across sites in messages of at most %llu B; %s",
+                             (unsigned long long)bytes,
+                             from->note ? from->note : from->algorithm) != HC_OK)
         hc_error_clear(); /* words only */
-    hc_schedule_t *w = NULL;
+    return t;
+}
+
+/* A broadcast's pieces across sites (hc_comm_t.bcast_split): never (0); every segmented
+ * broadcast in sub-messages of `split` bytes (> 0, predicted again); or, under SMPI's factors
+ * (-1, auto), *s in sub-messages of HC__SMPI_LOW_LAT_TOP_BYTES at its window and at 3/2 and 2 x
+ * it, kept when predicted HC__VARIANT_GAIN faster. */
+static void split_variants(const hc_problem_t *pb, int smpi, int64_t split, hc_schedule_t **s)
+{
+    if (split == 0 || (split < 0 && !smpi))
+        return;
+    hc_schedule_t *t =
+        split_clone(pb, *s, split > 0 ? (uint64_t)split : HC__SMPI_LOW_LAT_TOP_BYTES);
+    if (!t)
+        return;
+    if (split > 0) {
+        if (flow_predict(pb, t, smpi) == HC_OK) {
+            hc_schedule_destroy(*s);
+            *s = t;
+        } else {
+            hc_schedule_destroy(t);
+        }
+        hc_error_clear();
+        return;
+    }
+    hc_schedule_t *best = NULL, *w = NULL;
     if (hc_schedule_clone(t, &w) != HC_OK)
         w = NULL;
-    offer(pb, 1, t, best);
+    offer(pb, 1, t, &best);
     const uint32_t w0 = w && w->window > HC__WINDOW_TRY ? w->window : HC__WINDOW_TRY;
     for (uint32_t k = 3; w && w0 != HC_WINDOW_ALL && k <= 4; k++) {
         const uint32_t x = (w0 * k + 1) / 2;
-        window_variant(pb, 1, w, x < HC_EXEC_MAX_BDP_WINDOW ? x : HC_EXEC_MAX_BDP_WINDOW, best);
+        window_variant(pb, 1, w, x < HC_EXEC_MAX_BDP_WINDOW ? x : HC_EXEC_MAX_BDP_WINDOW, &best);
     }
     hc_schedule_destroy(w);
+    settle(best, s);
+    hc_error_clear();
 }
 
 /* SimGrid's default smpi/bw-factor steps: pieces from HC__SMPI_LARGE_BYTES move 0.94 bytes per
@@ -630,10 +658,8 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
         }
         hc_schedule_destroy(b);
     }
-    if (smpi) {
+    if (smpi)
         smpi_refine(pb, &best);
-        split_variants(pb, &best);
-    }
     settle(best, s);
     hc_error_clear();
 }
@@ -912,7 +938,7 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
  * pieces takes it). */
 static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_t **out,
                           uint32_t max, uint32_t *n_out, double limit, int links, int smpi,
-                          int pieces, int recv_order, const hc_problem_t *exch)
+                          int pieces, int recv_order, const hc_problem_t *exch, int64_t split)
 {
     hc_algo_opts_t o;
     hc_algo_opts_init(&o);
@@ -930,6 +956,8 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
             /* else the per-pair prediction stands */
             if (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE)
                 shape_variants(pb, name, &o, smpi, &out[0]);
+            if (pb->coll == HC_COLL_BCAST)
+                split_variants(pb, smpi, split, &out[0]);
         }
         *n_out = rc == HC_OK;
         return rc;
@@ -991,6 +1019,8 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         }
         if (last == HC_OK && links && (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE))
             shape_variants(pb, a->name, &o, smpi, &s);
+        if (last == HC_OK && links && pb->coll == HC_COLL_BCAST)
+            split_variants(pb, smpi, split, &s);
         if (last == HC_OK && links && pieces && strcmp(a->name, "post-all") == 0)
             piece_variants(pb, &o, smpi, s->makespan, recv_order, &all[n_algos], &all[n_algos + 1]);
         if (last == HC_OK)
@@ -1294,7 +1324,8 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
         if (rc == HC_OK)
             rc = plan_schedules(pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched,
                                 search_limit(c, forced), links, c->flow_smpi,
-                                coll == HC_COLL_ALLTOALL && c->a2a_pieces_ok, c->recv_order, exch);
+                                coll == HC_COLL_ALLTOALL && c->a2a_pieces_ok, c->recv_order, exch,
+                                c->bcast_split);
         /* on links the prediction is the flow model's: its bound is the link bound (the
          * problem's per-pair bound is 003's whole-message model, which pipelines and pieces
          * beat), on the platform as the flow model sees it at best (under SMPI's model the

@@ -17,6 +17,7 @@
  * a pthread_once, so MPI_THREAD_MULTIPLE programs whose threads start with collectives on
  * their own communicators are safe. */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -148,6 +149,14 @@ static void configure(void)
         WARN("HETCOLL_RECV_ORDER=%s: not auto, messages or round-robin; using auto", ro);
     else
         cfg.opts.recv_order = ro && *ro ? ro : NULL;
+    const char *bs = getenv("HETCOLL_BCAST_SPLIT");
+    char *end = NULL;
+    const long long bn = bs ? strtoll(bs, &end, 10) : 0;
+    if (bs && *bs && strcmp(bs, "auto") != 0 && strcmp(bs, "never") != 0 &&
+        !(end != bs && *end == '\0' && bn >= 1 && bn <= INT_MAX))
+        WARN("HETCOLL_BCAST_SPLIT=%s: not auto, never or a size in bytes; using auto", bs);
+    else
+        cfg.opts.bcast_split = bs && *bs ? bs : NULL;
     static const struct {
         const char *var;
         hc_coll_t coll;

@@ -985,6 +985,61 @@ static void test_bcast_split_pieces(void **state)
     hc_comm_destroy(c);
 }
 
+/* hc_comm_opts_t.bcast_split and HETCOLL_BCAST_SPLIT: a size forces every segmented broadcast on a
+ * platform of two sites to send its pieces across sites in sub-messages of at most that size
+ * (here 1000 B, with the plain flow model, which would not choose them), forced algorithms
+ * included; "never" (the environment's, over the options') keeps whole pieces; anything else is
+ * an error naming it. Byte for byte: the plan's size, smaller ones (some sub-messages empty),
+ * every root, a datatype with holes (packed by the runtime). */
+static void test_bcast_split_forced(void **state)
+{
+    (void)state;
+    char spec[96];
+    snprintf(spec, sizeof spec, "random:sites:sites=2:nodes=%d", (size + 1) / 2);
+    MPI_Datatype vec;
+    MPI_Type_vector(3, 2, 4, MPI_DOUBLE, &vec);
+    MPI_Type_commit(&vec);
+    for (int k = 0; k < 3; k++) {
+        hc_platform_t *p = NULL;
+        assert_int_equal(hc_platform_load(spec, &p), HC_OK);
+        hc_comm_opts_t o;
+        hc_comm_opts_init(&o);
+        o.algo_bcast = "stripes";
+        o.bcast_split = "1000";
+        if (k > 0)
+            setenv("HETCOLL_BCAST_SPLIT", k == 1 ? "never" : "12x", 1);
+        hc_comm_t *c = NULL;
+        const int rc = hc_comm_create(MPI_COMM_WORLD, p, &o, &c);
+        unsetenv("HETCOLL_BCAST_SPLIT");
+        hc_platform_destroy(p);
+        if (k == 2) {
+            assert_int_not_equal(rc, MPI_SUCCESS);
+            assert_non_null(strstr(hc_error_detail(),
+                                   "HETCOLL_BCAST_SPLIT=12x: must be auto, never or a size in "
+                                   "bytes"));
+            continue;
+        }
+        assert_int_equal(rc, MPI_SUCCESS);
+        int checked = 0;
+        for (int r = 0; r < size; r++) {
+            check_bcast(c, 65536, MPI_DOUBLE, sizeof(double), r);
+            const char *note = hc_comm_last_note(c);
+            const int split = strstr(note, "across sites in messages of at most 1000 B") != NULL;
+            /* stripes in pieces over two sites: sub-messages unless "never" */
+            if (strcmp(hc_comm_last_algorithm(c), "stripes") == 0 && strstr(note, "pieces of")) {
+                assert_int_equal(split, k == 0);
+                checked++;
+            }
+            check_bcast(c, 65535, MPI_DOUBLE, sizeof(double), r);
+            check_bcast(c, 7, MPI_DOUBLE, sizeof(double), r);
+            check_bcast(c, 40000, vec, 16 * sizeof(double), r);
+        }
+        assert_true(checked > 0);
+        hc_comm_destroy(c);
+    }
+    MPI_Type_free(&vec);
+}
+
 /* Under ASan, whose builds time this binary out when it plans a 16 MiB reduction too (over 300 s
  * at 16 ranks on 2 cores; the plan's flow replays move 40 000 to 100 000 pieces each). */
 static int sanitized(void)
@@ -1417,6 +1472,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bcast_short_link_windows),
         cmocka_unit_test(test_reduce_best_class),
         cmocka_unit_test(test_bcast_split_pieces),
+        cmocka_unit_test(test_bcast_split_forced),
         cmocka_unit_test(test_alltoallv_auto),
         cmocka_unit_test(test_bcast_all_algorithms),
         cmocka_unit_test(test_reduce_all_algorithms),
