@@ -352,22 +352,9 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
         s->root = pb->root;
         s->n_segments = K;
         /* the note: the mix of trees */
+        /* with a tail, the pieces each tree got (the packing's weights otherwise) */
         char mix[256];
-        size_t len = 0;
-        mix[0] = 0;
-        for (uint32_t t = 0; t < k.nt && len < sizeof mix - 40; t++) {
-            /* with a tail, the pieces each tree got (the packing's weights otherwise) */
-            uint32_t n = 0;
-            for (uint32_t j = 0; tail && j < K; j++)
-                n += tree_of[j] == t;
-            if (k.weight[t] >= HC__MT_MIN_WEIGHT)
-                len +=
-                    (size_t)snprintf(mix + len, sizeof mix - len, "%s%s %.0f %%", len ? ", " : "",
-                                     t == 0      ? "direct"
-                                     : k.tail[t] ? "site chain"
-                                                 : "relay",
-                                     tail ? 100.0 * n / K : 100.0 * k.weight[t]);
-        }
+        hc__mt_mix_note(&k, tail ? tree_of : NULL, K, mix, sizeof mix);
         /* a ramp: its length and largest piece (SMPI's size classes price pieces by size) */
         char ramp[96] = "";
         uint64_t largest = 0;

@@ -130,16 +130,7 @@ int hc__algo_bcast_stripes(const hc_problem_t *pb, const hc_algo_opts_t *opts, h
         s->root = root;
         s->n_segments = K;
         char mix[256];
-        size_t len = 0;
-        mix[0] = 0;
-        for (uint32_t t = 0; t < k.nt && len < sizeof mix - 40; t++)
-            if (k.weight[t] >= HC__MT_MIN_WEIGHT)
-                len +=
-                    (size_t)snprintf(mix + len, sizeof mix - len, "%s%s %.0f %%", len ? ", " : "",
-                                     t == 0      ? "direct"
-                                     : k.tail[t] ? "site chain"
-                                                 : "relay",
-                                     100.0 * k.weight[t]);
+        hc__mt_mix_note(&k, NULL, K, mix, sizeof mix);
         rc = hc_schedule_set_note(s,
                                   "stripes: %u pieces of %llu bytes%s over %u site trees (%s), "
                                   "each entering every site by its own member",

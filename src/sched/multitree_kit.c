@@ -1,6 +1,7 @@
 /* The multi-tree toolkit (multitree_kit.h): site trees packed to the links' capacities, shared
  * by the multi-tree broadcast and reduction. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -302,4 +303,22 @@ void hc__mt_deal(const hc__mt_pack_t *k, uint32_t K, uint32_t *tree_of)
         w[top] = 1;
     if (hc__mt_swrr(w, nt, K, tree_of) != 0)
         memset(tree_of, 0, K * sizeof *tree_of);
+}
+
+void hc__mt_mix_note(const hc__mt_pack_t *k, const uint32_t *tree_of, uint32_t K, char *buf,
+                     size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (uint32_t t = 0; t < k->nt && n + 40 < len; t++) {
+        uint32_t got = 0;
+        for (uint32_t j = 0; tree_of && j < K; j++)
+            got += tree_of[j] == t;
+        if (k->weight[t] >= HC__MT_MIN_WEIGHT)
+            n += (size_t)snprintf(buf + n, len - n, "%s%s %.0f %%", n ? ", " : "",
+                                  t == 0       ? "direct"
+                                  : k->tail[t] ? "site chain"
+                                               : "relay",
+                                  tree_of ? 100.0 * got / K : 100.0 * k->weight[t]);
+    }
 }

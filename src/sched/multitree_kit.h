@@ -53,6 +53,11 @@ int hc__mt_swrr(const double *w, uint32_t nt, uint32_t n, uint32_t *tree_of);
 /* The K pieces dealt by hc__mt_swrr in proportion to the packing's weights (each tree of at
  * least HC__MT_MIN_WEIGHT and half a piece gets one; without memory, all on tree 0). */
 void hc__mt_deal(const hc__mt_pack_t *k, uint32_t K, uint32_t *tree_of);
+/* The mix for a schedule's note, into buf (len bytes): "direct 38 %, relay 31 %, ..." over the
+ * trees of at least HC__MT_MIN_WEIGHT, each its weight, or with tree_of (K pieces' trees) the
+ * share of the pieces it got. */
+void hc__mt_mix_note(const hc__mt_pack_t *k, const uint32_t *tree_of, uint32_t K, char *buf,
+                     size_t len);
 /* Fan-out d (1 = chain) of the trees inside cluster c for K pieces of s bytes arriving at
  * best `arrive` seconds apart (the mix's most loaded resource: per_byte x s), from the
  * cluster's pLogP parameters: depth x (L + g(s)) + (K - 1) x max(d x g(s), arrive), d <= 4.

@@ -394,3 +394,24 @@ int hc__reduce_add_tree_event(hc_schedule_t *s, const hc_problem_t *pb, uint32_t
     ready[p] = fmax(ready[p], e.end);
     return hc_schedule_add_event(s, &e);
 }
+
+int hc__reduce_add_tree(hc_schedule_t *s, const hc_problem_t *pb, const uint32_t *parent,
+                        uint32_t *ord, uint64_t bytes, uint8_t tree, double *free_at, double *ready,
+                        const char *what)
+{
+    const uint32_t P = pb->P;
+    uint32_t n = 0;
+    ord[n++] = pb->root;
+    for (uint32_t q = 0; q < n; q++)
+        for (uint32_t v = 0; v < P; v++)
+            if (parent[v] == ord[q])
+                ord[n++] = v;
+    if (n != P)
+        return hc__error(HC_ERR_INTERNAL, "%s: tree %u misses %u nodes", what, tree, P - n);
+    for (uint32_t v = 0; v < P; v++)
+        ready[v] = 0;
+    int rc = HC_OK;
+    for (uint32_t q = n; rc == HC_OK && q-- > 1;)
+        rc = hc__reduce_add_tree_event(s, pb, ord[q], parent[ord[q]], bytes, tree, free_at, ready);
+    return rc;
+}

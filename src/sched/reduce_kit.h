@@ -40,6 +40,13 @@ int hc__reduce_build(const hc_problem_t *pb, const uint32_t *order, const double
  * (free_at) and every child of v in (ready); then updates free_at[v], free_at[p], ready[p]. */
 int hc__reduce_add_tree_event(hc_schedule_t *s, const hc_problem_t *pb, uint32_t v, uint32_t p,
                               uint64_t bytes, uint8_t tree, double *free_at, double *ready);
+/* The events of one tree (parent[v]: v's parent, UINT32_MAX for the root), children before
+ * parents (breadth first from the root, reversed; ord: P entries of scratch), each added by
+ * hc__reduce_add_tree_event with `bytes` and `tree`; ready is reset first. HC_ERR_INTERNAL naming
+ * `what` when the tree misses nodes. */
+int hc__reduce_add_tree(hc_schedule_t *s, const hc_problem_t *pb, const uint32_t *parent,
+                        uint32_t *ord, uint64_t bytes, uint8_t tree, double *free_at, double *ready,
+                        const char *what);
 
 /* The send order of ep and ep-pq: opts->order (checked with hc__reduce_check_order) when
  * given, else the non-root nodes by increasing id. `order` holds P - 1 entries. */

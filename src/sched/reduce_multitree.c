@@ -124,24 +124,8 @@ int hc__algo_reduce_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts
             else
                 parent[v] = hc__mt_exit(&h, &k, use[i], (uint32_t)par[site[v]]);
         }
-        /* children before parents: breadth-first from the root, reversed */
-        uint32_t n = 0;
-        ord[n++] = pb->root;
-        for (uint32_t q = 0; q < n; q++)
-            for (uint32_t v = 0; v < P; v++)
-                if (parent[v] == ord[q])
-                    ord[n++] = v;
-        if (n != P) {
-            rc = hc__error(HC_ERR_INTERNAL, "multitree reduction: tree %u misses %u nodes", i,
-                           P - n);
-            break;
-        }
-        for (uint32_t v = 0; v < P; v++)
-            ready[v] = 0;
-        for (uint32_t q = n; rc == HC_OK && q-- > 1;) {
-            uint32_t v = ord[q];
-            rc = hc__reduce_add_tree_event(s, pb, v, parent[v], tb, (uint8_t)tn, free_at, ready);
-        }
+        rc = hc__reduce_add_tree(s, pb, parent, ord, tb, (uint8_t)tn, free_at, ready,
+                                 "multitree reduction");
         tn++;
     }
     if (rc == HC_OK) {
