@@ -401,6 +401,36 @@ static hc_schedule_t *split_clone(const hc_problem_t *pb, const hc_schedule_t *f
     return t;
 }
 
+/* 1 when some piece of s crossing clusters would save more latency in sub-messages of
+ * HC__SMPI_LOW_LAT_TOP_BYTES (SimGrid's factors: 1.61 instead of up to 2.19 x its route's) than
+ * the transfer it adds at their lower rate (0.609 bytes per unit of capacity against up to
+ * 1.087), its route alone: a 3-site grid's or grid5000's pieces (5 to 12 ms apart: 3 ms saved
+ * per hop, 54 us added on 1 Gb/s), not a fat tree's (microseconds apart), whose replays are
+ * the planner's longest. */
+static int split_pays(const hc_problem_t *pb, const hc_schedule_t *s)
+{
+    const hc_platform_t *p = pb->platform;
+    hc_flow_opts_t fo;
+    hc_flow_opts_init(&fo);
+    fo.smpi_factors = 1;
+    for (size_t i = 0; p && i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        if (hc_platform_cluster_of(p, e->src) == hc_platform_cluster_of(p, e->dst) ||
+            e->bytes <= HC__SMPI_LOW_LAT_TOP_BYTES)
+            continue;
+        const uint64_t q = (e->bytes + HC__SMPI_LOW_LAT_TOP_BYTES - 1) / HC__SMPI_LOW_LAT_TOP_BYTES;
+        double lw, bw, ls, bs;
+        hc_flow_factors(&fo, (double)e->bytes, &lw, &bw);
+        hc_flow_factors(&fo, (double)e->bytes / (double)q, &ls, &bs);
+        const double saved = hc_platform_latency(p, e->src, e->dst) * (lw - ls);
+        const double added =
+            (double)e->bytes / hc_platform_bandwidth(p, e->src, e->dst) * (1 / bs - 1 / bw);
+        if (saved > added)
+            return 1;
+    }
+    return 0;
+}
+
 /* A broadcast's pieces across sites (hc_comm_t.bcast_split): never (0); every segmented
  * broadcast in sub-messages of `split` bytes (> 0, predicted again); or, under SMPI's factors
  * (-1, auto), *s in sub-messages of HC__SMPI_LOW_LAT_TOP_BYTES at its window and at 3/2 and 2 x
@@ -408,6 +438,8 @@ static hc_schedule_t *split_clone(const hc_problem_t *pb, const hc_schedule_t *f
 static void split_variants(const hc_problem_t *pb, int smpi, int64_t split, hc_schedule_t **s)
 {
     if (split == 0 || (split < 0 && !smpi))
+        return;
+    if (split < 0 && !split_pays(pb, *s))
         return;
     hc_schedule_t *t =
         split_clone(pb, *s, split > 0 ? (uint64_t)split : HC__SMPI_LOW_LAT_TOP_BYTES);
