@@ -30,6 +30,16 @@ void hc_comm_opts_init(hc_comm_opts_t *o)
     o->bcast_split = "auto";
 }
 
+int64_t hc__bcast_split_parse(const char *v)
+{
+    char *end = NULL;
+    const long long n = strtoll(v, &end, 10);
+    return strcmp(v, "auto") == 0                               ? -1
+           : strcmp(v, "never") == 0                            ? 0
+           : end != v && *end == '\0' && n >= 1 && n <= INT_MAX ? (int64_t)n
+                                                                : -2;
+}
+
 int hc__algo_check(hc_coll_t coll, const char *name)
 {
     const hc_algo_info_t *info;
@@ -154,12 +164,7 @@ static int resolve_options(hc_comm_t *c)
     const char *bs = use_env ? getenv("HETCOLL_BCAST_SPLIT") : NULL;
     const int bs_env = bs && *bs;
     bs = bs_env ? bs : c->opts.bcast_split ? c->opts.bcast_split : "auto";
-    char *end = NULL;
-    const long long bn = strtoll(bs, &end, 10);
-    c->bcast_split = strcmp(bs, "auto") == 0                                 ? -1
-                     : strcmp(bs, "never") == 0                              ? 0
-                     : end != bs && *end == '\0' && bn >= 1 && bn <= INT_MAX ? (int64_t)bn
-                                                                             : -2;
+    c->bcast_split = hc__bcast_split_parse(bs);
     if (c->bcast_split == -2)
         return hc_error_set(HC_ERR_VALUE, "%s%s: must be auto, never or a size in bytes (1 to %d)",
                             bs_env ? "HETCOLL_BCAST_SPLIT=" : "bcast_split ", bs, INT_MAX);

@@ -280,6 +280,9 @@ int hc__comm_create(MPI_Comm comm, const hc_platform_t *platform, const uint32_t
                     const hc_comm_opts_t *opts, unsigned flags, hc_comm_t **out);
 /* Is `name` an algorithm the runtime accepts for coll ("auto", "native" or a registry name)?
  * HC_ERR_UNKNOWN with the valid names in the detail otherwise. */
+/* A bcast_split value (hc_comm_opts_t, HETCOLL_BCAST_SPLIT): -1 for "auto", 0 for "never", the
+ * size for 1 to INT_MAX bytes, -2 for anything else. */
+int64_t hc__bcast_split_parse(const char *v);
 int hc__algo_check(hc_coll_t coll, const char *name);
 
 /* ---- what a communicator reports (report.c) ---- */

@@ -455,16 +455,9 @@ static void split_variants(const hc_problem_t *pb, int smpi, int64_t split, hc_s
         hc_error_clear();
         return;
     }
-    hc_schedule_t *best = NULL, *w = NULL;
-    if (hc_schedule_clone(t, &w) != HC_OK)
-        w = NULL;
+    hc_schedule_t *best = NULL;
     offer(pb, 1, t, &best);
-    const uint32_t w0 = w && w->window > HC__WINDOW_TRY ? w->window : HC__WINDOW_TRY;
-    for (uint32_t k = 3; w && w0 != HC_WINDOW_ALL && k <= 4; k++) {
-        const uint32_t x = (w0 * k + 1) / 2;
-        window_variant(pb, 1, w, x < HC_EXEC_MAX_BDP_WINDOW ? x : HC_EXEC_MAX_BDP_WINDOW, &best);
-    }
-    hc_schedule_destroy(w);
+    smpi_refine(pb, &best); /* its window x 3/2 and 2 */
     settle(best, s);
     hc_error_clear();
 }

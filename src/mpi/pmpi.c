@@ -17,7 +17,6 @@
  * a pthread_once, so MPI_THREAD_MULTIPLE programs whose threads start with collectives on
  * their own communicators are safe. */
 #include <errno.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -150,10 +149,7 @@ static void configure(void)
     else
         cfg.opts.recv_order = ro && *ro ? ro : NULL;
     const char *bs = getenv("HETCOLL_BCAST_SPLIT");
-    char *end = NULL;
-    const long long bn = bs ? strtoll(bs, &end, 10) : 0;
-    if (bs && *bs && strcmp(bs, "auto") != 0 && strcmp(bs, "never") != 0 &&
-        !(end != bs && *end == '\0' && bn >= 1 && bn <= INT_MAX))
+    if (bs && *bs && hc__bcast_split_parse(bs) == -2)
         WARN("HETCOLL_BCAST_SPLIT=%s: not auto, never or a size in bytes; using auto", bs);
     else
         cfg.opts.bcast_split = bs && *bs ? bs : NULL;

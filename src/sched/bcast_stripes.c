@@ -33,15 +33,6 @@
 #define ST_MIN_CAP 64u
 #define ST_PIECE_BYTES 65536u
 
-/* Member of site c that piece j enters by. */
-static uint32_t entry(const hc__hier_t *h, uint32_t c, uint32_t j, uint32_t root)
-{
-    const hc__cluster_t *cl = &h->cl[c];
-    if (cl->nodes[0] == root && cl->n > 1)
-        return cl->nodes[1 + j % (cl->n - 1)];
-    return cl->nodes[j % cl->n];
-}
-
 int hc__algo_bcast_stripes(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     *out = NULL;
@@ -92,7 +83,7 @@ int hc__algo_bcast_stripes(const hc_problem_t *pb, const hc_algo_opts_t *opts, h
     for (uint32_t j = 0; rc == HC_OK && j < K; j++) {
         const uint64_t bytes = off[j + 1] - off[j];
         const int32_t *par = &k.tpar[(size_t)tree_of[j] * nc];
-        const uint32_t e0 = entry(&h, 0, j, root);
+        const uint32_t e0 = hc__mt_entry(&h, 0, j, root);
         if (e0 != root) {
             rc = hc__bb_send(&b, root, e0, j, bytes, 0, NULL);
             if (j == 0)
@@ -102,11 +93,11 @@ int hc__algo_bcast_stripes(const hc_problem_t *pb, const hc_algo_opts_t *opts, h
         uint32_t head = 0, tail = 0;
         qu[tail++] = 0;
         while (rc == HC_OK && head < tail) {
-            const uint32_t c = qu[head++], v = entry(&h, c, j, root);
+            const uint32_t c = qu[head++], v = hc__mt_entry(&h, c, j, root);
             for (uint32_t d = 1; rc == HC_OK && d < nc; d++) {
                 if (par[d] != (int32_t)c)
                     continue;
-                const uint32_t u = entry(&h, d, j, root);
+                const uint32_t u = hc__mt_entry(&h, d, j, root);
                 rc = hc__bb_send(&b, v, u, j, bytes, 0, NULL);
                 if (j == 0)
                     hc__bc_set_parent(s->parent, u, v);

@@ -322,3 +322,16 @@ void hc__mt_mix_note(const hc__mt_pack_t *k, const uint32_t *tree_of, uint32_t K
                                   tree_of ? 100.0 * got / K : 100.0 * k->weight[t]);
     }
 }
+
+uint32_t hc__mt_entries(const hc__hier_t *h, uint32_t c, uint32_t root)
+{
+    const hc__cluster_t *cl = &h->cl[c];
+    return cl->nodes[0] == root && cl->n > 1 ? cl->n - 1 : cl->n;
+}
+
+uint32_t hc__mt_entry(const hc__hier_t *h, uint32_t c, uint32_t j, uint32_t root)
+{
+    const hc__cluster_t *cl = &h->cl[c];
+    const uint32_t n = hc__mt_entries(h, c, root);
+    return cl->nodes[(n < cl->n ? 1 : 0) + j % n];
+}

@@ -58,6 +58,11 @@ void hc__mt_deal(const hc__mt_pack_t *k, uint32_t K, uint32_t *tree_of);
  * share of the pieces it got. */
 void hc__mt_mix_note(const hc__mt_pack_t *k, const uint32_t *tree_of, uint32_t K, char *buf,
                      size_t len);
+/* The stripes' entries of site c (bcast_stripes.c, reduce_stripes.c): its members but the root
+ * (every member when the root is alone there); stripe or piece j enters by entry j mod that
+ * count. */
+uint32_t hc__mt_entries(const hc__hier_t *h, uint32_t c, uint32_t root);
+uint32_t hc__mt_entry(const hc__hier_t *h, uint32_t c, uint32_t j, uint32_t root);
 /* Fan-out d (1 = chain) of the trees inside cluster c for K pieces of s bytes arriving at
  * best `arrive` seconds apart (the mix's most loaded resource: per_byte x s), from the
  * cluster's pLogP parameters: depth x (L + g(s)) + (K - 1) x max(d x g(s), arrive), d <= 4.

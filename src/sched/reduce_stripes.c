@@ -37,20 +37,6 @@ static uint32_t gcd(uint32_t a, uint32_t b)
     return a;
 }
 
-/* The entries of site c: its members but the root (all of them when the root is alone). */
-static uint32_t n_entries(const hc__hier_t *h, uint32_t c, uint32_t root)
-{
-    const hc__cluster_t *cl = &h->cl[c];
-    return cl->nodes[0] == root && cl->n > 1 ? cl->n - 1 : cl->n;
-}
-
-static uint32_t entry(const hc__hier_t *h, uint32_t c, uint32_t t, uint32_t root)
-{
-    const hc__cluster_t *cl = &h->cl[c];
-    const uint32_t n = n_entries(h, c, root);
-    return cl->nodes[(n < cl->n ? 1 : 0) + t % n];
-}
-
 int hc__algo_reduce_stripes(const hc_problem_t *pb, const hc_algo_opts_t *opts, hc_schedule_t **out)
 {
     *out = NULL;
@@ -63,7 +49,7 @@ int hc__algo_reduce_stripes(const hc_problem_t *pb, const hc_algo_opts_t *opts, 
     /* stripes: the widest site's entries, or the lcm of every site's when small enough */
     uint32_t T = 1, widest = 1;
     for (uint32_t c = 0; c < nc; c++) {
-        const uint32_t n = n_entries(&h, c, root);
+        const uint32_t n = hc__mt_entries(&h, c, root);
         widest = n > widest ? n : widest;
         const uint64_t l = (uint64_t)T / gcd(T, n) * n;
         T = l <= ST_MAX_STRIPES ? (uint32_t)l : ST_MAX_STRIPES + 1;
@@ -89,7 +75,7 @@ int hc__algo_reduce_stripes(const hc_problem_t *pb, const hc_algo_opts_t *opts, 
         const uint64_t tb = t + 1 == T ? m - (m / T) * (T - 1) : m / T;
         const int32_t *par = &k.tpar[(size_t)tree_of[t] * nc];
         for (uint32_t v = 0; v < P; v++) {
-            const uint32_t c = site[v], e = entry(&h, c, t, root);
+            const uint32_t c = site[v], e = hc__mt_entry(&h, c, t, root);
             if (v == root)
                 parent[v] = UINT32_MAX;
             else if (v != e)
@@ -97,7 +83,7 @@ int hc__algo_reduce_stripes(const hc_problem_t *pb, const hc_algo_opts_t *opts, 
             else if (c == 0)
                 parent[v] = root;
             else
-                parent[v] = entry(&h, (uint32_t)par[c], t, root);
+                parent[v] = hc__mt_entry(&h, (uint32_t)par[c], t, root);
         }
         rc = hc__reduce_add_tree(s, pb, parent, ord, tb, (uint8_t)t, free_at, ready,
                                  "stripes reduction");
