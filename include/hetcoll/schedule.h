@@ -328,6 +328,23 @@ uint32_t hc_schedule_reduce_window(const hc_schedule_t *s, const hc_platform_t *
  * 3-site grid's WAN, 8 KiB segments: 38 where the rule gives 17). (API 14) */
 uint32_t hc_schedule_reduce_node_window(const hc_schedule_t *s, const hc_platform_t *p,
                                         uint32_t node);
+/* A multi-tree reduction's paced sends (API 22). A node that sends as a leaf of at least
+ * HC_EXEC_PACE_TREES trees (its own data, all ready at once: the stripes reduction's members)
+ * would otherwise post them all at once; the NIC shared by every stream, no tree's data is
+ * complete before the end, and none crosses the next (wide-area) hop early. Those sends go
+ * instead one event after the other, each event's segments in order, synchronously
+ * (MPI_Issend), at most *window in flight: in rounds (round r holds the r-th leaf send to each
+ * destination, in tree order), a round's destinations from the node's successor on (by
+ * (dst - node) mod P), so that the members of a site feed different entries at any moment
+ * instead of all one. *window: 1 + ceil(the largest bandwidth-delay product of those sends /
+ * segment), at least HC_EXEC_MAX_WINDOW and at most HC_EXEC_MAX_BDP_WINDOW. Writes the events
+ * (indices into s->events) to events[0 .. *n), which has room for s->n_events; *n = 0 (and
+ * *window = 0) when the node's sends are not paced. The runtime and the flow replay both use
+ * it. (grid5000, 1 MiB in 56 stripes under SimGrid's factors: predicted 0.0406 s unpaced,
+ * 0.0335 s paced.) */
+#define HC_EXEC_PACE_TREES 3
+int hc_schedule_reduce_paced(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,
+                             size_t *events, size_t *n, uint32_t *window);
 
 #ifdef __cplusplus
 }

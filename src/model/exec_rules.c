@@ -205,6 +205,66 @@ uint32_t hc_schedule_reduce_node_window(const hc_schedule_t *s, const hc_platfor
     return w >= HC_EXEC_MAX_BDP_WINDOW ? HC_EXEC_MAX_BDP_WINDOW : w < 2 ? 2 : (uint32_t)w;
 }
 
+int hc_schedule_reduce_paced(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,
+                             size_t *events, size_t *n, uint32_t *window)
+{
+    if (!s || !p || !events || !n || !window)
+        return hc__error(HC_ERR_INVAL, "hc_schedule_reduce_paced: NULL argument");
+    *n = 0;
+    *window = 0;
+    if (s->coll != HC_COLL_REDUCE || !multi_tree(s) || node >= s->P)
+        return HC_OK;
+    /* the node's sends in trees where it receives nothing (`tree` is 8 bits) */
+    unsigned char inner[256] = {0};
+    for (size_t i = 0; i < s->n_events; i++)
+        if (s->events[i].dst == node)
+            inner[s->events[i].tree] = 1;
+    size_t k = 0;
+    for (size_t i = 0; i < s->n_events; i++)
+        if (s->events[i].src == node && !inner[s->events[i].tree])
+            events[k++] = i;
+    if (k < HC_EXEC_PACE_TREES)
+        return HC_OK;
+    /* stable insertion sort by (tree, event), then keys by (round, rotated destination) */
+    for (size_t a = 1; a < k; a++)
+        for (size_t b = a; b > 0 && s->events[events[b - 1]].tree > s->events[events[b]].tree;
+             b--) {
+            const size_t t = events[b];
+            events[b] = events[b - 1];
+            events[b - 1] = t;
+        }
+    uint64_t *key = hc__malloc(k, sizeof *key);
+    if (!key)
+        return hc__error(HC_ERR_NOMEM, "hc_schedule_reduce_paced: out of memory");
+    double bdp = 0.0;
+    for (size_t a = 0; a < k; a++) {
+        const hc_event_t *e = &s->events[events[a]];
+        uint64_t round = 0;
+        for (size_t b = 0; b < a; b++)
+            round += s->events[events[b]].dst == e->dst;
+        key[a] = round * s->P + (e->dst + s->P - node) % s->P;
+        const double b =
+            hc_platform_bandwidth(p, node, e->dst) * hc_platform_latency(p, node, e->dst);
+        bdp = b > bdp ? b : bdp;
+    }
+    for (size_t a = 1; a < k; a++)
+        for (size_t b = a; b > 0 && key[b - 1] > key[b]; b--) {
+            const uint64_t t = key[b];
+            key[b] = key[b - 1];
+            key[b - 1] = t;
+            const size_t u = events[b];
+            events[b] = events[b - 1];
+            events[b - 1] = u;
+        }
+    free(key);
+    const double w = 1.0 + ceil(bdp / (double)hc_schedule_reduce_segment(s, p));
+    *window = w >= HC_EXEC_MAX_BDP_WINDOW ? HC_EXEC_MAX_BDP_WINDOW
+              : w <= HC_EXEC_MAX_WINDOW   ? HC_EXEC_MAX_WINDOW
+                                          : (uint32_t)w;
+    *n = k;
+    return HC_OK;
+}
+
 uint32_t hc_schedule_reduce_window(const hc_schedule_t *s, const hc_platform_t *p)
 {
     if (!multi_tree(s))

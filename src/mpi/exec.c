@@ -63,6 +63,7 @@ void hc__order_free(hc__order_t *o)
     free(o->slen);
     free(o->roff);
     free(o->rlen);
+    free(o->paced);
     free(o);
 }
 
@@ -147,6 +148,12 @@ int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, uint64_t plan_by
     if (s->coll == HC_COLL_REDUCE) {
         o->seg_bytes = hc_schedule_reduce_segment(s, c->platform);
         o->ws = hc_schedule_reduce_node_window(s, c->platform, (uint32_t)c->rank);
+        o->paced = malloc(sizeof *o->paced * (s->n_events + 1));
+        if (!o->paced || hc_schedule_reduce_paced(s, c->platform, (uint32_t)c->rank, o->paced,
+                                                  &o->npaced, &o->wp) != HC_OK) {
+            hc__order_free(o);
+            return MPI_ERR_NO_MEM;
+        }
     }
     if ((s->coll == HC_COLL_ALLTOALL || (s->coll == HC_COLL_BCAST && !s->parent2)) &&
         hc_schedule_exec_windows(s, c->platform, (uint32_t)c->rank, &o->ws, &o->wr) != HC_OK) {
@@ -696,6 +703,7 @@ typedef struct {
     int direct;    /* child 0 lands in acc */
     size_t slot0;  /* first slot of its children (W per child that does not land in acc) */
     int tag;
+    int paced;       /* its send goes in the rank's paced order (o->paced) */
     uint32_t cur_k;  /* lowest segment not combined yet */
     size_t cur_j;    /* next child to combine into it */
     uint32_t next_s; /* next segment to send */
@@ -766,6 +774,16 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
         }
     }
     free(tb);
+    /* Paced leaf sends (hc_schedule_reduce_paced): synchronous, so a tree's send waits for
+     * nothing but its transfer only when the parent posts every segment's receive at once,
+     * i.e. the tree has at most the parent's window of segments in this call; other trees go
+     * as before. */
+    for (size_t q = 0; q < o->npaced; q++) {
+        rtree_t *x = &tr[s->events[o->paced[q]].tree];
+        const uint32_t dst = s->events[o->paced[q]].dst;
+        x->paced = x->nr == 0 && x->send != SIZE_MAX &&
+                   x->nseg <= hc_schedule_reduce_node_window(s, c->platform, dst);
+    }
     /* Segments differ by at most one element and the longer ones can come anywhere (40001
      * elements in 5 segments: 8000, 8000, 8000, 8000, 8001), so every slot holds
      * ceil(n / nseg) elements. Scratch: an inner node's accumulator, then W segment slots
@@ -773,8 +791,9 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
     int f, n;
     const size_t acc_span = nr > 0 && !acc ? (typed_span(count, ext, text) + 63) / 64 * 64 : 0;
     const size_t slot = (typed_span(seg_max, ext, text) + 63) / 64 * 64;
-    /* requests: W per receive (child) then W per tree's send; rk: the segment in each */
-    const size_t n_req = (size_t)W * (nr + T);
+    /* requests: W per receive (child), W per tree's send, then the paced sends' o->wp; rk:
+     * the segment in each */
+    const size_t pbase = (size_t)W * (nr + T), n_req = pbase + o->wp;
     MPI_Request *rq = malloc(sizeof *rq * n_req);
     uint32_t *rk = malloc(sizeof *rk * n_req);
     unsigned char *arrived = calloc(n_req, 1);
@@ -814,6 +833,8 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
         }
     }
     int delayed = 0;
+    size_t pi = 0;            /* paced: next event (o->paced) */
+    uint32_t pk = 0, pin = 0; /* its next segment; paced sends in flight */
     for (;;) {
         /* combine what arrived, in child order per segment; post sends of complete segments */
         for (uint32_t t = 0; err == MPI_SUCCESS && t < T; t++) {
@@ -844,7 +865,7 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
             if (x->nr == 0)
                 x->cur_k = x->nseg; /* a leaf of this tree holds every segment */
             /* segment k leaves once k - W has left (its slot is free) */
-            while (err == MPI_SUCCESS && x->send != SIZE_MAX && x->next_s < x->cur_k &&
+            while (err == MPI_SUCCESS && x->send != SIZE_MAX && !x->paced && x->next_s < x->cur_k &&
                    rq[(size_t)W * (nr + t) + x->next_s % W] == MPI_REQUEST_NULL) {
                 const uint32_t k = x->next_s++;
                 const size_t r = (size_t)W * (nr + t) + k % W;
@@ -860,6 +881,30 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
                 active++;
             }
         }
+        /* paced leaf sends: in o->paced's order, each tree's segments in order, o->wp in
+         * flight (any free slot) */
+        while (err == MPI_SUCCESS && pi < o->npaced && pin < o->wp) {
+            const hc_event_t *e = &s->events[o->paced[pi]];
+            rtree_t *x = &tr[e->tree];
+            if (!x->paced || pk >= x->nseg) {
+                pi++;
+                pk = 0;
+                continue;
+            }
+            size_t r = pbase;
+            while (rq[r] != MPI_REQUEST_NULL)
+                r++;
+            tree_seg(x, pk, &f, &n);
+            if (!delayed) {
+                hc__sleep(hc__fault_delay(c->rank));
+                delayed = 1;
+            }
+            err = MPI_Issend(mine + f * ext, n, type, (int)e->dst, x->tag, c->comm, &rq[r]);
+            rk[r] = pk;
+            x->next_s = ++pk;
+            pin++;
+            active++;
+        }
         if (err != MPI_SUCCESS || active == 0)
             break;
         int idx;
@@ -869,6 +914,8 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
         active--;
         if ((size_t)idx < (size_t)W * nr)
             arrived[idx] = 1;
+        else if ((size_t)idx >= pbase)
+            pin--;
     }
 #undef LAND
     /* every tree combined and sent (a bad schedule could leave a segment behind) */

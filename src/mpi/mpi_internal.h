@@ -75,6 +75,10 @@ typedef struct hc__order {
     size_t ns, nr;
     uint32_t ws, wr;
     uint64_t seg_bytes; /* reduce: segment size (4 x the tree's largest BDP, >= 64 KiB) */
+    /* reduce: the leaf sends this rank paces (hc_schedule_reduce_paced), in order, and how many
+     * of them are in flight at most */
+    size_t *paced, npaced;
+    uint32_t wp;
     /* Segmented broadcast: the byte range [off, off + len) of the planned message that each of
      * this rank's sends / receives carries, and how many segments this rank's part is cut into
      * (hierarchical schedules cut every cluster its own way). */

@@ -486,18 +486,44 @@ static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
     uint64_t seg = hc_schedule_reduce_segment(s, truth->platform);
     size_t *xf = hc__malloc(E + 1, sizeof *xf), *np = hc__malloc(E + 1, sizeof *np);
     size_t *so = NULL, *si = NULL, *ro = NULL, *ri = NULL;
-    int rc = xf && np ? HC_OK : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    /* paced leaf sends (hc_schedule_reduce_paced), as src/mpi/exec.c runs them: per node its
+     * list (pl, po[u] .. po[u + 1]) and window (pw); paced[i]: event i goes in that order */
+    size_t *pl = hc__malloc(E + 1, sizeof *pl), *po = hc__calloc(s->P + 1, sizeof *po);
+    uint32_t *pw = hc__calloc(s->P + 1, sizeof *pw), *wn = hc__malloc(s->P + 1, sizeof *wn);
+    unsigned char *paced = hc__calloc(E + 1, 1);
+    int rc = xf && np && pl && po && pw && wn && paced
+                 ? HC_OK
+                 : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    for (size_t i = 0; rc == HC_OK && i < E; i++) {
+        const double m = s->events[i].bytes ? (double)s->events[i].bytes : (double)truth->msg_bytes;
+        np[i] = m > (double)seg ? (size_t)ceil(m / (double)seg) : 1;
+    }
+    for (uint32_t u = 0; rc == HC_OK && u < s->P; u++)
+        wn[u] = hc_schedule_reduce_node_window(s, truth->platform, u);
+    for (uint32_t u = 0; rc == HC_OK && u < s->P; u++) {
+        size_t n = 0;
+        rc = hc_schedule_reduce_paced(s, truth->platform, u, pl + po[u], &n, &pw[u]);
+        /* a tree is paced when its parent posts every segment's receive at once */
+        size_t k = 0;
+        for (size_t q = 0; rc == HC_OK && q < n; q++) {
+            const size_t i = pl[po[u] + q];
+            if (np[i] <= wn[s->events[i].dst]) {
+                paced[i] = 1;
+                pl[po[u] + k++] = i;
+            }
+        }
+        po[u + 1] = po[u] + k;
+    }
     for (size_t i = 0; rc == HC_OK && i < E; i++) {
         const hc_event_t *e = &s->events[i];
         double m = e->bytes ? (double)e->bytes : (double)truth->msg_bytes;
-        size_t k = m > (double)seg ? (size_t)ceil(m / (double)seg) : 1;
+        const size_t k = np[i];
         xf[i] = f->n;
-        np[i] = k;
         for (size_t j = 0; rc == HC_OK && j < k; j++)
             rc =
                 push_xfer(f, e->src, e->dst,
                           floor(m * (double)(j + 1) / (double)k) - floor(m * (double)j / (double)k),
-                          i, opts->eager_bytes);
+                          i, paced[i] ? 0 : opts->eager_bytes);
     }
     if (rc == HC_OK)
         rc = lists(s, order, 0, &so, &si);
@@ -520,11 +546,30 @@ static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
                     size_t jc = j < np[ri[c]] ? j : np[ri[c]] - 1;
                     rc = hc__edges_add(&f->g, xf[ri[c]] + jc, xf[i] + j, X_SEND);
                 }
-                if (rc == HC_OK && j >= W)
+                if (rc == HC_OK && j >= W && !paced[i])
                     rc = hc__edges_add(&f->g, xf[i] + j - W, xf[i] + j, X_SREL);
             }
         }
+        /* paced sends: synchronous, in order, pw[u] in flight: each waits for the end of the
+         * one pw[u] places before it */
+        size_t a0 = po[u], j0 = 0; /* the transfer pw[u] places back */
+        size_t q = 0;
+        for (size_t a = po[u]; rc == HC_OK && a < po[u + 1]; a++)
+            for (size_t j = 0; rc == HC_OK && j < np[pl[a]]; j++, q++) {
+                if (q < pw[u])
+                    continue;
+                rc = hc__edges_add(&f->g, xf[pl[a0]] + j0, xf[pl[a]] + j, X_SEND);
+                if (++j0 == np[pl[a0]]) {
+                    a0++;
+                    j0 = 0;
+                }
+            }
     }
+    free(pl);
+    free(po);
+    free(pw);
+    free(wn);
+    free(paced);
     free(xf);
     free(np);
     free(so);
