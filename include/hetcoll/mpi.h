@@ -74,6 +74,12 @@ struct hc_comm_opts {
      * most that many bytes, forced algorithms included. Environment: HETCOLL_BCAST_SPLIT.
      * Borrowed. */
     const char *bcast_split;
+    /* The same for a reduction's segments across sites (hc_schedule_t.split_bytes and
+     * piece_groups; API 22): "auto" (default, or NULL), "never", or a size in bytes: every
+     * reduction planned on a platform of two clusters or more sends its segments across
+     * clusters in sub-messages of at most that many bytes, forced algorithms included.
+     * Environment: HETCOLL_REDUCE_SPLIT. Borrowed. */
+    const char *reduce_split;
 };
 
 /* Fill defaults. */

@@ -184,6 +184,12 @@ typedef struct hc_schedule {
      * (hc_schedule_exec_windows), which keeps the exchange free of deadlock whatever the
      * receive order. (API 17) */
     uint32_t recv_order;
+    /* Execution of a reduction with piece_groups (API 22): a segment between two groups moves
+     * as the hc_schedule_reduce_subs sub-messages of at most about this many bytes, each its
+     * own send and receive, the segment combined once all are in; 0 = whole segments. Under
+     * SimGrid's size classes the segments crossing sites pay a smaller latency factor in
+     * sub-messages of 1411 to 3468 B (as a broadcast's pieces, segment_bytes above). */
+    uint64_t split_bytes;
 } hc_schedule_t;
 #define HC_WINDOW_ALL UINT32_MAX
 #define HC_RECV_MESSAGES 0u
@@ -343,6 +349,13 @@ uint32_t hc_schedule_reduce_node_window(const hc_schedule_t *s, const hc_platfor
  * it. (grid5000, 1 MiB in 56 stripes under SimGrid's factors: predicted 0.0406 s unpaced,
  * 0.0335 s paced.) */
 #define HC_EXEC_PACE_TREES 3
+/* Sub-messages of a reduction's segment of `bytes` from src to dst (API 22): 1 unless the
+ * schedule has split_bytes and piece_groups that put src and dst in different groups, then
+ * min(ceil(bytes / split_bytes), HC_SCHEDULE_MAX_PIECES); sub-message k covers
+ * hc_schedule_piece_offset(bytes, n, k) .. (k + 1) (the runtime cuts whole elements the same
+ * way). */
+uint32_t hc_schedule_reduce_subs(const hc_schedule_t *s, uint32_t src, uint32_t dst,
+                                 uint64_t bytes);
 int hc_schedule_reduce_paced(const hc_schedule_t *s, const hc_platform_t *p, uint32_t node,
                              size_t *events, size_t *n, uint32_t *window);
 

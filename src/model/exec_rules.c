@@ -265,6 +265,15 @@ int hc_schedule_reduce_paced(const hc_schedule_t *s, const hc_platform_t *p, uin
     return HC_OK;
 }
 
+uint32_t hc_schedule_reduce_subs(const hc_schedule_t *s, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    if (!s || s->coll != HC_COLL_REDUCE || !s->split_bytes || !s->piece_groups || src >= s->P ||
+        dst >= s->P || s->piece_groups[src] == s->piece_groups[dst] || bytes == 0)
+        return 1;
+    const uint64_t n = bytes / s->split_bytes + (bytes % s->split_bytes != 0);
+    return n < HC_SCHEDULE_MAX_PIECES ? (uint32_t)n : HC_SCHEDULE_MAX_PIECES;
+}
+
 uint32_t hc_schedule_reduce_window(const hc_schedule_t *s, const hc_platform_t *p)
 {
     if (!multi_tree(s))

@@ -28,6 +28,7 @@ void hc_comm_opts_init(hc_comm_opts_t *o)
     o->plan_time_limit = 0.05;
     o->recv_order = "auto";
     o->bcast_split = "auto";
+    o->reduce_split = "auto";
 }
 
 int64_t hc__bcast_split_parse(const char *v)
@@ -168,6 +169,13 @@ static int resolve_options(hc_comm_t *c)
     if (c->bcast_split == -2)
         return hc_error_set(HC_ERR_VALUE, "%s%s: must be auto, never or a size in bytes (1 to %d)",
                             bs_env ? "HETCOLL_BCAST_SPLIT=" : "bcast_split ", bs, INT_MAX);
+    const char *rs = use_env ? getenv("HETCOLL_REDUCE_SPLIT") : NULL;
+    const int rs_env = rs && *rs;
+    rs = rs_env ? rs : c->opts.reduce_split ? c->opts.reduce_split : "auto";
+    c->reduce_split = hc__bcast_split_parse(rs);
+    if (c->reduce_split == -2)
+        return hc_error_set(HC_ERR_VALUE, "%s%s: must be auto, never or a size in bytes (1 to %d)",
+                            rs_env ? "HETCOLL_REDUCE_SPLIT=" : "reduce_split ", rs, INT_MAX);
     if (c->opts.tune_trials > HC__TUNE_TRIALS)
         return hc_error_set(HC_ERR_VALUE, "tune_trials: at most %d (got %u)", HC__TUNE_TRIALS,
                             c->opts.tune_trials);

@@ -716,6 +716,29 @@ static void tree_seg(const rtree_t *x, uint32_t k, int *f, int *n)
     *f += x->off;
 }
 
+/* The hc_schedule_reduce_subs sub-messages of the n elements at buf between this rank and
+ * `peer`, as receives (side 0), sends (1) or synchronous sends (2), in q[0 ..); *cnt: how many. */
+static int reduce_post(const hc_comm_t *c, const hc_schedule_t *s, int side, char *buf, int n,
+                       MPI_Datatype type, MPI_Aint ext, int tsize, int peer, int tag,
+                       MPI_Request *q, uint32_t *cnt)
+{
+    const uint32_t me = (uint32_t)c->rank, other = (uint32_t)peer;
+    const uint32_t m = hc_schedule_reduce_subs(s, side ? me : other, side ? other : me,
+                                               (uint64_t)n * (uint64_t)tsize);
+    int err = MPI_SUCCESS;
+    *cnt = 0;
+    for (uint32_t z = 0; err == MPI_SUCCESS && z < m; z++) {
+        const uint64_t a = hc_schedule_piece_offset((uint64_t)n, m, z);
+        const int len = (int)(hc_schedule_piece_offset((uint64_t)n, m, z + 1) - a);
+        char *p = buf + (MPI_Aint)a * ext;
+        err = side == 0   ? MPI_Irecv(p, len, type, peer, tag, c->comm, &q[z])
+              : side == 1 ? MPI_Isend(p, len, type, peer, tag, c->comm, &q[z])
+                          : MPI_Issend(p, len, type, peer, tag, c->comm, &q[z]);
+        *cnt += err == MPI_SUCCESS;
+    }
+    return err;
+}
+
 int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, const char *mine,
                     char *acc, int count, MPI_Datatype type, MPI_Op op)
 {
@@ -791,16 +814,27 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
     int f, n;
     const size_t acc_span = nr > 0 && !acc ? (typed_span(count, ext, text) + 63) / 64 * 64 : 0;
     const size_t slot = (typed_span(seg_max, ext, text) + 63) / 64 * 64;
-    /* requests: W per receive (child), W per tree's send, then the paced sends' o->wp; rk:
-     * the segment in each */
-    const size_t pbase = (size_t)W * (nr + T), n_req = pbase + o->wp;
+    /* request slots: W per receive (child), W per tree's send, then the paced sends' o->wp;
+     * slot r holds the Q requests rq[r * Q ..] of a segment's sub-messages (Q = 1 without
+     * split_bytes), left[r] of them still pending */
+    const size_t pbase = (size_t)W * (nr + T), n_slot = pbase + o->wp;
+    uint32_t Q = 1;
+    for (size_t i = 0; i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        if (e->src == (uint32_t)c->rank || e->dst == (uint32_t)c->rank) {
+            const uint32_t q =
+                hc_schedule_reduce_subs(s, e->src, e->dst, (uint64_t)seg_max * (uint64_t)tsize);
+            Q = q > Q ? q : Q;
+        }
+    }
+    const size_t n_req = n_slot * Q;
     MPI_Request *rq = malloc(sizeof *rq * n_req);
-    uint32_t *rk = malloc(sizeof *rk * n_req);
-    unsigned char *arrived = calloc(n_req, 1);
+    uint32_t *left = calloc(n_slot, sizeof *left);
+    unsigned char *arrived = calloc(n_slot, 1);
     char *area = acc_span + n_slots ? hc__scratch(c, acc_span + n_slots * slot) : NULL;
-    if (!rq || !rk || !arrived || (acc_span + n_slots && !area)) {
+    if (!rq || !left || !arrived || (acc_span + n_slots && !area)) {
         free(rq);
-        free(rk);
+        free(left);
         free(arrived);
         free(tr);
         free(rtree);
@@ -825,10 +859,9 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
             tree_seg(x, k, &f, &n);
             for (size_t j = 0; err == MPI_SUCCESS && j < x->nr; j++) {
                 size_t i = rtree[x->r0 + j], r = (size_t)W * i + k % W;
-                err = MPI_Irecv(LAND(x, j, k, f), n, type, (int)s->events[recvs[i]].src, x->tag,
-                                c->comm, &rq[r]);
-                rk[r] = k;
-                active++;
+                err = reduce_post(c, s, 0, LAND(x, j, k, f), n, type, ext, tsize,
+                                  (int)s->events[recvs[i]].src, x->tag, &rq[r * Q], &left[r]);
+                active += left[r];
             }
         }
     }
@@ -852,10 +885,9 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
                 if (err == MPI_SUCCESS && k + W < x->nseg) {
                     int f2, n2;
                     tree_seg(x, k + W, &f2, &n2);
-                    err = MPI_Irecv(LAND(x, j, k + W, f2), n2, type, (int)s->events[recvs[i]].src,
-                                    x->tag, c->comm, &rq[r]);
-                    rk[r] = k + W;
-                    active++;
+                    err = reduce_post(c, s, 0, LAND(x, j, k + W, f2), n2, type, ext, tsize,
+                                      (int)s->events[recvs[i]].src, x->tag, &rq[r * Q], &left[r]);
+                    active += left[r];
                 }
                 if (++x->cur_j == x->nr) {
                     x->cur_j = 0;
@@ -866,7 +898,7 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
                 x->cur_k = x->nseg; /* a leaf of this tree holds every segment */
             /* segment k leaves once k - W has left (its slot is free) */
             while (err == MPI_SUCCESS && x->send != SIZE_MAX && !x->paced && x->next_s < x->cur_k &&
-                   rq[(size_t)W * (nr + t) + x->next_s % W] == MPI_REQUEST_NULL) {
+                   left[(size_t)W * (nr + t) + x->next_s % W] == 0) {
                 const uint32_t k = x->next_s++;
                 const size_t r = (size_t)W * (nr + t) + k % W;
                 tree_seg(x, k, &f, &n);
@@ -874,11 +906,10 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
                     hc__sleep(hc__fault_delay(c->rank));
                     delayed = 1;
                 }
-                const char *src = x->nr > 0 ? acc + f * ext : mine + f * ext;
-                err = MPI_Isend(src, n, type, (int)s->events[sends[x->send]].dst, x->tag, c->comm,
-                                &rq[r]);
-                rk[r] = k;
-                active++;
+                char *src = x->nr > 0 ? acc + f * ext : (char *)mine + f * ext;
+                err = reduce_post(c, s, 1, src, n, type, ext, tsize,
+                                  (int)s->events[sends[x->send]].dst, x->tag, &rq[r * Q], &left[r]);
+                active += left[r];
             }
         }
         /* paced leaf sends: in o->paced's order, each tree's segments in order, o->wp in
@@ -892,18 +923,18 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
                 continue;
             }
             size_t r = pbase;
-            while (rq[r] != MPI_REQUEST_NULL)
+            while (left[r] != 0)
                 r++;
             tree_seg(x, pk, &f, &n);
             if (!delayed) {
                 hc__sleep(hc__fault_delay(c->rank));
                 delayed = 1;
             }
-            err = MPI_Issend(mine + f * ext, n, type, (int)e->dst, x->tag, c->comm, &rq[r]);
-            rk[r] = pk;
+            err = reduce_post(c, s, 2, (char *)mine + f * ext, n, type, ext, tsize, (int)e->dst,
+                              x->tag, &rq[r * Q], &left[r]);
             x->next_s = ++pk;
-            pin++;
-            active++;
+            pin += left[r] > 0;
+            active += left[r];
         }
         if (err != MPI_SUCCESS || active == 0)
             break;
@@ -912,9 +943,12 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
         if (err != MPI_SUCCESS || idx == MPI_UNDEFINED)
             break;
         active--;
-        if ((size_t)idx < (size_t)W * nr)
-            arrived[idx] = 1;
-        else if ((size_t)idx >= pbase)
+        const size_t r = (size_t)idx / Q;
+        if (--left[r] > 0)
+            continue; /* more sub-messages of that segment to come */
+        if (r < (size_t)W * nr)
+            arrived[r] = 1;
+        else if (r >= pbase)
             pin--;
     }
 #undef LAND
@@ -924,7 +958,7 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
             err = hc__fail(MPI_ERR_INTERN, "reduction schedule %s: rank %d stalled in tree %u",
                            s->algorithm, c->rank, t);
     free(rq);
-    free(rk);
+    free(left);
     free(arrived);
     free(tr);
     free(rtree);

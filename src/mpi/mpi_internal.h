@@ -231,7 +231,8 @@ struct hc_comm {
     char algo[HC_COLL_COUNT][48]; /* resolved names (opts, then environment) */
     int flow_smpi;  /* HETCOLL_FLOW_MODEL=smpi: predictions with SMPI's default factors */
     int recv_order; /* opts.recv_order: -1 auto, else the HC_RECV_* of every exchange in pieces */
-    int64_t bcast_split; /* opts.bcast_split: -1 auto, 0 never, else the sub-messages' bytes */
+    int64_t bcast_split;  /* opts.bcast_split: -1 auto, 0 never, else the sub-messages' bytes */
+    int64_t reduce_split; /* opts.reduce_split, the same for a reduction's segments */
     /* alltoallv being planned: every rank's datatypes are dense (gathered), so messages may
      * move in pieces of bytes */
     int a2a_pieces_ok;

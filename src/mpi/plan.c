@@ -370,16 +370,19 @@ static void smpi_refine(const hc_problem_t *pb, hc_schedule_t **best)
  * whole 9360 B pieces; cut in three, 0.0315 s predicted). */
 #define HC__SMPI_LOW_LAT_TOP_BYTES 3468u
 
-/* from (a segmented broadcast on a platform of two clusters or more) with its pieces between
- * clusters in sub-messages of at most `bytes` (hc_schedule_t.segment_bytes; piece_groups: the
+/* from (a segmented broadcast or a reduction on a platform of two clusters or more) with its
+ * pieces (a reduction's segments) between clusters in sub-messages of at most `bytes`
+ * (hc_schedule_t.segment_bytes of a broadcast, split_bytes of a reduction; piece_groups: the
  * clusters, unlabelled nodes each their own) and its note saying so, or NULL. */
 static hc_schedule_t *split_clone(const hc_problem_t *pb, const hc_schedule_t *from, uint64_t bytes)
 {
     const hc_platform_t *p = pb->platform;
     const uint32_t nc = p ? hc_platform_cluster_count(p) : 0;
+    const int bcast = from->coll == HC_COLL_BCAST;
     hc_schedule_t *t = NULL;
-    if (nc < 2 || from->coll != HC_COLL_BCAST || from->n_segments < 2 || from->parent2 ||
-        from->segment_bytes || hc_schedule_clone(from, &t) != HC_OK)
+    if (nc < 2 || (bcast && (from->n_segments < 2 || from->parent2 || from->segment_bytes)) ||
+        (!bcast && (from->coll != HC_COLL_REDUCE || from->split_bytes)) ||
+        hc_schedule_clone(from, &t) != HC_OK)
         return NULL;
     t->piece_groups = malloc(sizeof *t->piece_groups * (t->P + 1));
     if (!t->piece_groups) {
@@ -392,7 +395,10 @@ static hc_schedule_t *split_clone(const hc_problem_t *pb, const hc_schedule_t *f
         const int32_t g = hc_platform_cluster_of(p, v);
         t->piece_groups[v] = g >= 0 ? g : next++;
     }
-    t->segment_bytes = bytes;
+    if (bcast)
+        t->segment_bytes = bytes;
+    else
+        t->split_bytes = bytes;
     /* first: hc_comm_last_note keeps a note's first 159 characters */
     if (hc_schedule_set_note(t, "across sites in messages of at most %llu B; %s",
                              (unsigned long long)bytes,
@@ -401,40 +407,43 @@ static hc_schedule_t *split_clone(const hc_problem_t *pb, const hc_schedule_t *f
     return t;
 }
 
-/* 1 when some piece of s crossing clusters would save more latency in sub-messages of
- * HC__SMPI_LOW_LAT_TOP_BYTES (SimGrid's factors: 1.61 instead of up to 2.19 x its route's) than
- * the transfer it adds at their lower rate (0.609 bytes per unit of capacity against up to
- * 1.087), its route alone: a 3-site grid's or grid5000's pieces (5 to 12 ms apart: 3 ms saved
- * per hop, 54 us added on 1 Gb/s), not a fat tree's (microseconds apart), whose replays are
- * the planner's longest. */
+/* 1 when some piece of s crossing clusters (a reduction's: a segment) would save more latency
+ * in sub-messages of HC__SMPI_LOW_LAT_TOP_BYTES (SimGrid's factors: 1.61 instead of up to 2.19 x
+ * its route's) than the transfer it adds at their lower rate (0.609 bytes per unit of capacity
+ * against up to 1.087), its route alone: a 3-site grid's or grid5000's pieces (5 to 12 ms
+ * apart: 3 ms saved per hop, 54 us added on 1 Gb/s), not a fat tree's (microseconds apart),
+ * whose replays are the planner's longest. */
 static int split_pays(const hc_problem_t *pb, const hc_schedule_t *s)
 {
     const hc_platform_t *p = pb->platform;
     hc_flow_opts_t fo;
     hc_flow_opts_init(&fo);
     fo.smpi_factors = 1;
+    const uint64_t seg = s->coll == HC_COLL_REDUCE ? hc_schedule_reduce_segment(s, p) : 0;
     for (size_t i = 0; p && i < s->n_events; i++) {
         const hc_event_t *e = &s->events[i];
+        const uint64_t b = seg && seg < e->bytes ? seg : e->bytes;
         if (hc_platform_cluster_of(p, e->src) == hc_platform_cluster_of(p, e->dst) ||
-            e->bytes <= HC__SMPI_LOW_LAT_TOP_BYTES)
+            b <= HC__SMPI_LOW_LAT_TOP_BYTES)
             continue;
-        const uint64_t q = (e->bytes + HC__SMPI_LOW_LAT_TOP_BYTES - 1) / HC__SMPI_LOW_LAT_TOP_BYTES;
+        const uint64_t q = (b + HC__SMPI_LOW_LAT_TOP_BYTES - 1) / HC__SMPI_LOW_LAT_TOP_BYTES;
         double lw, bw, ls, bs;
-        hc_flow_factors(&fo, (double)e->bytes, &lw, &bw);
-        hc_flow_factors(&fo, (double)e->bytes / (double)q, &ls, &bs);
+        hc_flow_factors(&fo, (double)b, &lw, &bw);
+        hc_flow_factors(&fo, (double)b / (double)q, &ls, &bs);
         const double saved = hc_platform_latency(p, e->src, e->dst) * (lw - ls);
         const double added =
-            (double)e->bytes / hc_platform_bandwidth(p, e->src, e->dst) * (1 / bs - 1 / bw);
+            (double)b / hc_platform_bandwidth(p, e->src, e->dst) * (1 / bs - 1 / bw);
         if (saved > added)
             return 1;
     }
     return 0;
 }
 
-/* A broadcast's pieces across sites (hc_comm_t.bcast_split): never (0); every segmented
- * broadcast in sub-messages of `split` bytes (> 0, predicted again); or, under SMPI's factors
- * (-1, auto), *s in sub-messages of HC__SMPI_LOW_LAT_TOP_BYTES at its window and at 3/2 and 2 x
- * it, kept when predicted HC__VARIANT_GAIN faster. */
+/* A broadcast's pieces, or a reduction's segments, across sites (hc_comm_t.bcast_split,
+ * reduce_split): never (0); every segmented broadcast or reduction in sub-messages of `split`
+ * bytes (> 0, predicted again); or, under SMPI's factors (-1, auto), *s in sub-messages of
+ * HC__SMPI_LOW_LAT_TOP_BYTES at its window and at 3/2 and 2 x it, kept when predicted
+ * HC__VARIANT_GAIN faster. */
 static void split_variants(const hc_problem_t *pb, int smpi, int64_t split, hc_schedule_t **s)
 {
     if (split == 0 || (split < 0 && !smpi))
@@ -981,7 +990,7 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
             /* else the per-pair prediction stands */
             if (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE)
                 shape_variants(pb, name, &o, smpi, &out[0]);
-            if (pb->coll == HC_COLL_BCAST)
+            if (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE)
                 split_variants(pb, smpi, split, &out[0]);
         }
         *n_out = rc == HC_OK;
@@ -1044,7 +1053,7 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         }
         if (last == HC_OK && links && (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE))
             shape_variants(pb, a->name, &o, smpi, &s);
-        if (last == HC_OK && links && pb->coll == HC_COLL_BCAST)
+        if (last == HC_OK && links && (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE))
             split_variants(pb, smpi, split, &s);
         if (last == HC_OK && links && pieces && strcmp(a->name, "post-all") == 0)
             piece_variants(pb, &o, smpi, s->makespan, recv_order, &all[n_algos], &all[n_algos + 1]);
@@ -1136,7 +1145,7 @@ typedef struct {
     uint32_t n_events, n_steps, n_segments, has_parent, n_members, has_groups;
     uint32_t root, n1, n2, k, window, recv_order;
     double makespan, lower_bound, beta, window_bdp_factor;
-    uint64_t segment_bytes;
+    uint64_t segment_bytes, split_bytes;
     char algorithm[48];
     char note[160]; /* the schedule's note, cut there (hc_comm_last_note) */
 } plan_hdr_t;
@@ -1164,6 +1173,7 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
         h.recv_order = (*s)->recv_order;
         h.window_bdp_factor = (*s)->window_bdp_factor;
         h.segment_bytes = (*s)->segment_bytes;
+        h.split_bytes = (*s)->split_bytes;
         memcpy(h.algorithm, (*s)->algorithm, sizeof h.algorithm);
         snprintf(h.note, sizeof h.note, "%s", (*s)->note ? (*s)->note : "");
         h.n_members = *n_members;
@@ -1207,6 +1217,7 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
             (*s)->recv_order = h.recv_order;
             (*s)->window_bdp_factor = h.window_bdp_factor;
             (*s)->segment_bytes = h.segment_bytes;
+            (*s)->split_bytes = h.split_bytes;
             memcpy((*s)->algorithm, h.algorithm, sizeof h.algorithm);
             if (h.note[0] && hc_schedule_set_note(*s, "%s", h.note) != HC_OK)
                 hc_error_clear(); /* words only: the schedule runs without them */
@@ -1350,7 +1361,7 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
             rc = plan_schedules(pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched,
                                 search_limit(c, forced), links, c->flow_smpi,
                                 coll == HC_COLL_ALLTOALL && c->a2a_pieces_ok, c->recv_order, exch,
-                                c->bcast_split);
+                                coll == HC_COLL_REDUCE ? c->reduce_split : c->bcast_split);
         /* on links the prediction is the flow model's: its bound is the link bound (the
          * problem's per-pair bound is 003's whole-message model, which pipelines and pieces
          * beat), on the platform as the flow model sees it at best (under SMPI's model the
@@ -1380,6 +1391,10 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
                               w->coll == HC_COLL_BCAST ? ", across sites in messages of %llu B"
                                                        : ", pieces of %llu B",
                               (unsigned long long)w->segment_bytes);
+            if (w->split_bytes && n >= 0 && (size_t)n < sizeof shape)
+                n += snprintf(shape + n, sizeof shape - (size_t)n,
+                              ", across sites in messages of %llu B",
+                              (unsigned long long)w->split_bytes);
             if (w->window && n >= 0 && (size_t)n < sizeof shape)
                 n += snprintf(shape + n, sizeof shape - (size_t)n, ", window %u", w->window);
             if (w->window_bdp_factor > 0 && n >= 0 && (size_t)n < sizeof shape)

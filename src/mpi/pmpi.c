@@ -153,6 +153,11 @@ static void configure(void)
         WARN("HETCOLL_BCAST_SPLIT=%s: not auto, never or a size in bytes; using auto", bs);
     else
         cfg.opts.bcast_split = bs && *bs ? bs : NULL;
+    const char *rs = getenv("HETCOLL_REDUCE_SPLIT");
+    if (rs && *rs && hc__bcast_split_parse(rs) == -2)
+        WARN("HETCOLL_REDUCE_SPLIT=%s: not auto, never or a size in bytes; using auto", rs);
+    else
+        cfg.opts.reduce_split = rs && *rs ? rs : NULL;
     static const struct {
         const char *var;
         hc_coll_t coll;

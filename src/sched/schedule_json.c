@@ -222,8 +222,10 @@ int hc_schedule_to_json(const hc_schedule_t *s, char **out)
     }
     if (s->coll != HC_COLL_REDISTRIBUTE && s->segment_bytes)
         json_object_set_new(root, "segment_bytes", json_integer((json_int_t)s->segment_bytes));
-    if ((s->coll == HC_COLL_ALLTOALL || s->coll == HC_COLL_BCAST) && s->piece_groups)
+    if (s->coll != HC_COLL_REDISTRIBUTE && s->piece_groups)
         json_object_set_new(root, "piece_groups", jint_array(s->piece_groups, s->P));
+    if (s->coll == HC_COLL_REDUCE && s->split_bytes)
+        json_object_set_new(root, "split_bytes", json_integer((json_int_t)s->split_bytes));
     if (s->coll == HC_COLL_ALLTOALL && s->recv_order == HC_RECV_ROUND_ROBIN)
         json_object_set_new(root, "recv_order", json_string("round-robin"));
     if (s->coll == HC_COLL_REDUCE && s->has_search) {
@@ -370,7 +372,8 @@ static int is_known(hc_coll_t coll, const char *key)
     static const char *const redist[] = {"n1", "n2", "k", "beta", "cost", "steps"};
     static const char *const bcast[] = {"root",  "segments",      "parent",
                                         "trees", "segment_bytes", "piece_groups"};
-    static const char *const reduce[] = {"root", "search", "segment_bytes"};
+    static const char *const reduce[] = {"root", "search", "segment_bytes", "piece_groups",
+                                         "split_bytes"};
     static const char *const alltoall[] = {"segment_bytes", "piece_groups", "recv_order"};
     for (size_t i = 0; i < sizeof common / sizeof *common; i++)
         if (strcmp(key, common[i]) == 0)
@@ -769,10 +772,11 @@ static int parse_root(const ctx_t *c, json_t *root, hc_schedule_t **out)
         TRY(parse_search(c, json_object_get(root, "search"), s));
     if (coll != HC_COLL_REDISTRIBUTE)
         TRY(get_uint(c, root, "segment_bytes", "segment_bytes", 0, UINT32_MAX, &s->segment_bytes));
-    if ((coll == HC_COLL_ALLTOALL || coll == HC_COLL_BCAST) &&
-        json_object_get(root, "piece_groups"))
+    if (coll != HC_COLL_REDISTRIBUTE && json_object_get(root, "piece_groups"))
         TRY(parse_tree(c, json_object_get(root, "piece_groups"), "piece_groups", P,
                        &s->piece_groups));
+    if (coll == HC_COLL_REDUCE)
+        TRY(get_uint(c, root, "split_bytes", "split_bytes", 0, UINT32_MAX, &s->split_bytes));
     v = coll == HC_COLL_ALLTOALL ? json_object_get(root, "recv_order") : NULL;
     if (v && json_is_string(v) && strcmp(json_string_value(v), "round-robin") == 0)
         s->recv_order = HC_RECV_ROUND_ROBIN;

@@ -478,7 +478,20 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
     return rc;
 }
 
-/* Reduction: event i split into pieces; xf[i] is the first piece of event i, np[i] its count. */
+/* An edge from every transfer of piece a to every transfer of piece b (pieces in sub-messages:
+ * transfers tx[a] .. tx[a + 1]). */
+static int edges_all(fr_t *f, const size_t *tx, size_t a, size_t b, int kind)
+{
+    int rc = HC_OK;
+    for (size_t x = tx[a]; rc == HC_OK && x < tx[a + 1]; x++)
+        for (size_t y = tx[b]; rc == HC_OK && y < tx[b + 1]; y++)
+            rc = hc__edges_add(&f->g, x, y, kind);
+    return rc;
+}
+
+/* Reduction: event i split into pieces (segments); xf[i] is the first piece of event i, np[i]
+ * its count; piece q moves as transfers tx[q] .. tx[q + 1] (its sub-messages,
+ * hc_schedule_reduce_subs). */
 static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *truth,
                         const hc_sim_opts_t *opts, const size_t *order)
 {
@@ -514,17 +527,30 @@ static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
         }
         po[u + 1] = po[u] + k;
     }
+    size_t nl = 0;
+    for (size_t i = 0; i < E; i++)
+        nl += np[i];
+    size_t *tx = rc == HC_OK ? hc__malloc(nl + 1, sizeof *tx) : NULL;
+    if (rc == HC_OK && !tx)
+        rc = hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    nl = 0;
     for (size_t i = 0; rc == HC_OK && i < E; i++) {
         const hc_event_t *e = &s->events[i];
         double m = e->bytes ? (double)e->bytes : (double)truth->msg_bytes;
         const size_t k = np[i];
-        xf[i] = f->n;
-        for (size_t j = 0; rc == HC_OK && j < k; j++)
-            rc =
-                push_xfer(f, e->src, e->dst,
-                          floor(m * (double)(j + 1) / (double)k) - floor(m * (double)j / (double)k),
-                          i, paced[i] ? 0 : opts->eager_bytes);
+        xf[i] = nl;
+        for (size_t j = 0; rc == HC_OK && j < k; j++) {
+            const double len =
+                floor(m * (double)(j + 1) / (double)k) - floor(m * (double)j / (double)k);
+            const uint32_t q = hc_schedule_reduce_subs(s, e->src, e->dst, (uint64_t)len);
+            tx[nl++] = f->n;
+            for (uint32_t z = 0; rc == HC_OK && z < q; z++)
+                rc = push_xfer(f, e->src, e->dst, floor(len * (z + 1) / q) - floor(len * z / q), i,
+                               paced[i] ? 0 : opts->eager_bytes);
+        }
     }
+    if (tx)
+        tx[nl] = f->n;
     if (rc == HC_OK)
         rc = lists(s, order, 0, &so, &si);
     if (rc == HC_OK)
@@ -534,7 +560,7 @@ static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
         /* receives: piece k of a child once piece k - W of it arrived */
         for (size_t q = ro[u]; rc == HC_OK && q < ro[u + 1]; q++)
             for (size_t j = W; rc == HC_OK && j < np[ri[q]]; j++)
-                rc = hc__edges_add(&f->g, xf[ri[q]] + j - W, xf[ri[q]] + j, X_REND);
+                rc = edges_all(f, tx, xf[ri[q]] + j - W, xf[ri[q]] + j, X_REND);
         for (size_t q = so[u]; rc == HC_OK && q < so[u + 1]; q++) {
             size_t i = si[q];
             for (size_t j = 0; rc == HC_OK && j < np[i]; j++) {
@@ -544,10 +570,10 @@ static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
                     if (s->events[ri[c]].tree != s->events[i].tree)
                         continue;
                     size_t jc = j < np[ri[c]] ? j : np[ri[c]] - 1;
-                    rc = hc__edges_add(&f->g, xf[ri[c]] + jc, xf[i] + j, X_SEND);
+                    rc = edges_all(f, tx, xf[ri[c]] + jc, xf[i] + j, X_SEND);
                 }
                 if (rc == HC_OK && j >= W && !paced[i])
-                    rc = hc__edges_add(&f->g, xf[i] + j - W, xf[i] + j, X_SREL);
+                    rc = edges_all(f, tx, xf[i] + j - W, xf[i] + j, X_SREL);
             }
         }
         /* paced sends: synchronous, in order, pw[u] in flight: each waits for the end of the
@@ -558,13 +584,14 @@ static int build_reduce(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
             for (size_t j = 0; rc == HC_OK && j < np[pl[a]]; j++, q++) {
                 if (q < pw[u])
                     continue;
-                rc = hc__edges_add(&f->g, xf[pl[a0]] + j0, xf[pl[a]] + j, X_SEND);
+                rc = edges_all(f, tx, xf[pl[a0]] + j0, xf[pl[a]] + j, X_SEND);
                 if (++j0 == np[pl[a0]]) {
                     a0++;
                     j0 = 0;
                 }
             }
     }
+    free(tx);
     free(pl);
     free(po);
     free(pw);

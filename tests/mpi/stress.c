@@ -298,8 +298,9 @@ typedef struct {
     int delay_rank;
     double delay;
     char fault[48];
-    const char *recv_order;  /* of an exchange in pieces (API mode): by the case's index */
-    const char *bcast_split; /* a broadcast's pieces across sites (API mode): by the index */
+    const char *recv_order;   /* of an exchange in pieces (API mode): by the case's index */
+    const char *bcast_split;  /* a broadcast's pieces across sites (API mode): by the index */
+    const char *reduce_split; /* a reduction's segments across sites (API mode): likewise */
 } case_t;
 
 static _Thread_local const case_t *current;
@@ -310,7 +311,7 @@ static void describe(const case_t *c, char *out, size_t len)
     snprintf(out, len,
              "case %ld: %s on %s of %d ranks, root %d, %s x %ld / %s x %ld, op %s, in place %d, "
              "%d reps, algorithm %s, platform %s, delay rank %d %.4f s, fault delay '%s', "
-             "receive order %s, broadcast split %s",
+             "receive order %s, broadcast split %s, reduction split %s",
              c->index, coll_names[c->coll],
              c->comm_kind == 0   ? "MPI_COMM_WORLD"
              : c->comm_kind == 1 ? "a duplicate"
@@ -318,7 +319,8 @@ static void describe(const case_t *c, char *out, size_t len)
              c->size, c->root, types[c->type_a].name, c->count_a, types[c->type_b].name, c->count_b,
              c->op_name ? c->op_name : "-", c->in_place, c->reps, c->algo, c->platform,
              c->delay_rank, c->delay, c->fault, c->recv_order ? c->recv_order : "(environment)",
-             c->bcast_split ? c->bcast_split : "(environment)");
+             c->bcast_split ? c->bcast_split : "(environment)",
+             c->reduce_split ? c->reduce_split : "(environment)");
 }
 
 static void watchdog(int sig)
@@ -986,6 +988,7 @@ static void run_case(long index, comms_t *cs, MPI_Comm self)
     /* a broadcast's pieces across sites: the planner's choice, never, or sub-messages */
     static const char *const splits[] = {"auto", "never", "1000", "3468"};
     c.bcast_split = o.bcast_split = splits[((uint64_t)c.index * 0xC2B2AE3D27D4EB4Full >> 40) % 4];
+    c.reduce_split = o.reduce_split = splits[((uint64_t)c.index * 0x165667B19E3779F9ull >> 40) % 4];
     snprintf(c.algo, sizeof c.algo, "%s", algo);
     hc_platform_t *plat = draw_platform(&r, c.size, c.platform, sizeof c.platform);
     if (f_redist) {

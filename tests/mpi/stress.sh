@@ -116,7 +116,8 @@ for ((i = 0; i < RUNS; i++)); do
         env=("LD_PRELOAD=$LIB" "HETCOLL_PLATFORM=$plat" "HETCOLL_PLAN_AFTER=$((1 + $(rnd "$s" 3)))"
             "HETCOLL_TUNE=$(rnd $((s + 1)) 4)" "HETCOLL_ENABLE=allreduce"
             "HETCOLL_FLOW_MODEL=$(pick $((s + 5)) plain smpi)"
-            "HETCOLL_BCAST_SPLIT=$(pick $((s + 6)) auto never 1000 3468)")
+            "HETCOLL_BCAST_SPLIT=$(pick $((s + 6)) auto never 1000 3468)"
+            "HETCOLL_REDUCE_SPLIT=$(pick $((s + 7)) auto never 1000 3468)")
         # Force an algorithm per collective half of the time (auto, native or a registered one).
         if [ $((s % 2)) -eq 0 ]; then
             env+=("HETCOLL_ALGO_BCAST=$(pick $((s + 2)) $(algos bcast))"

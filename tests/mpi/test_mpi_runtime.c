@@ -1058,6 +1058,53 @@ static void test_bcast_split_forced(void **state)
     MPI_Type_free(&vec);
 }
 
+/* hc_comm_opts_t.reduce_split and HETCOLL_REDUCE_SPLIT, as bcast_split above: a size forces
+ * every reduction on a platform of two sites to send its segments across sites in sub-messages
+ * of at most that size (1000 B here), forced algorithms included (stripes, multitree, one tree);
+ * "never" keeps whole segments; anything else is an error naming it. Byte for byte against
+ * MPI_Reduce: roots in either site, in place, counts that cut unevenly. */
+static void test_reduce_split_forced(void **state)
+{
+    (void)state;
+    char spec[96];
+    snprintf(spec, sizeof spec, "random:sites:sites=2:nodes=%d", (size + 1) / 2);
+    static const char *const algos[] = {"stripes", "multitree", "snf"};
+    for (int a = 0; a < 3; a++)
+        for (int k = 0; k < 3; k++) {
+            hc_platform_t *p = NULL;
+            assert_int_equal(hc_platform_load(spec, &p), HC_OK);
+            hc_comm_opts_t o;
+            hc_comm_opts_init(&o);
+            o.algo_reduce = algos[a];
+            o.reduce_split = "1000";
+            if (k > 0)
+                setenv("HETCOLL_REDUCE_SPLIT", k == 1 ? "never" : "12x", 1);
+            hc_comm_t *c = NULL;
+            const int rc = hc_comm_create(MPI_COMM_WORLD, p, &o, &c);
+            unsetenv("HETCOLL_REDUCE_SPLIT");
+            hc_platform_destroy(p);
+            if (k == 2) {
+                assert_int_not_equal(rc, MPI_SUCCESS);
+                assert_non_null(strstr(hc_error_detail(),
+                                       "HETCOLL_REDUCE_SPLIT=12x: must be auto, never or a size "
+                                       "in bytes"));
+                continue;
+            }
+            assert_int_equal(rc, MPI_SUCCESS);
+            const int roots[3] = {0, size - 1, size / 2};
+            for (int ri = 0; ri < 3; ri++) {
+                const int r = roots[ri];
+                check_reduce(c, 65536, MPI_DOUBLE, MPI_SUM, r, 0);
+                const int split = strstr(hc_comm_last_note(c),
+                                         "across sites in messages of at most 1000 B") != NULL;
+                assert_int_equal(split, k == 0 && size > 1);
+                check_reduce(c, 40001, MPI_INT, MPI_SUM, r, 1);
+                check_reduce(c, 7, MPI_DOUBLE, MPI_MAX, r, 0);
+            }
+            hc_comm_destroy(c);
+        }
+}
+
 /* A long reduction in pieces of SimGrid's best class (plan.c reduce_seg_variants), under SMPI's
  * model and trusting it: where 8 KiB pieces would be more than its usual cap on pieces, the
  * runtime tries 9360 B ones, and 3 in flight where the rule gives 2. On the oracle's fat tree (its
@@ -1477,6 +1524,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_reduce_best_class),
         cmocka_unit_test(test_bcast_split_pieces),
         cmocka_unit_test(test_bcast_split_forced),
+        cmocka_unit_test(test_reduce_split_forced),
         cmocka_unit_test(test_alltoallv_auto),
         cmocka_unit_test(test_bcast_all_algorithms),
         cmocka_unit_test(test_reduce_all_algorithms),
