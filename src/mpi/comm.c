@@ -41,6 +41,21 @@ int64_t hc__bcast_split_parse(const char *v)
                                                                 : -2;
 }
 
+/* A split option (bcast_split, reduce_split): the environment's `var` when set and use_env,
+ * else the option `v` (NULL: auto), parsed into *out; an error naming the bad value. */
+static int split_opt(int use_env, const char *var, const char *name, const char *v, int64_t *out)
+{
+    const char *e = use_env ? getenv(var) : NULL;
+    const int from_env = e && *e;
+    v = from_env ? e : v ? v : "auto";
+    *out = hc__bcast_split_parse(v);
+    if (*out == -2)
+        return hc_error_set(HC_ERR_VALUE,
+                            "%s%s%s: must be auto, never or a size in bytes (1 to %d)",
+                            from_env ? var : name, from_env ? "=" : " ", v, INT_MAX);
+    return HC_OK;
+}
+
 int hc__algo_check(hc_coll_t coll, const char *name)
 {
     const hc_algo_info_t *info;
@@ -162,20 +177,13 @@ static int resolve_options(hc_comm_t *c)
     if (c->recv_order == -2)
         return hc_error_set(HC_ERR_VALUE, "%s%s: must be auto, messages or round-robin",
                             ro_env ? "HETCOLL_RECV_ORDER=" : "recv_order ", ro);
-    const char *bs = use_env ? getenv("HETCOLL_BCAST_SPLIT") : NULL;
-    const int bs_env = bs && *bs;
-    bs = bs_env ? bs : c->opts.bcast_split ? c->opts.bcast_split : "auto";
-    c->bcast_split = hc__bcast_split_parse(bs);
-    if (c->bcast_split == -2)
-        return hc_error_set(HC_ERR_VALUE, "%s%s: must be auto, never or a size in bytes (1 to %d)",
-                            bs_env ? "HETCOLL_BCAST_SPLIT=" : "bcast_split ", bs, INT_MAX);
-    const char *rs = use_env ? getenv("HETCOLL_REDUCE_SPLIT") : NULL;
-    const int rs_env = rs && *rs;
-    rs = rs_env ? rs : c->opts.reduce_split ? c->opts.reduce_split : "auto";
-    c->reduce_split = hc__bcast_split_parse(rs);
-    if (c->reduce_split == -2)
-        return hc_error_set(HC_ERR_VALUE, "%s%s: must be auto, never or a size in bytes (1 to %d)",
-                            rs_env ? "HETCOLL_REDUCE_SPLIT=" : "reduce_split ", rs, INT_MAX);
+    int rc = split_opt(use_env, "HETCOLL_BCAST_SPLIT", "bcast_split", c->opts.bcast_split,
+                       &c->bcast_split);
+    if (rc == HC_OK)
+        rc = split_opt(use_env, "HETCOLL_REDUCE_SPLIT", "reduce_split", c->opts.reduce_split,
+                       &c->reduce_split);
+    if (rc != HC_OK)
+        return rc;
     if (c->opts.tune_trials > HC__TUNE_TRIALS)
         return hc_error_set(HC_ERR_VALUE, "tune_trials: at most %d (got %u)", HC__TUNE_TRIALS,
                             c->opts.tune_trials);
