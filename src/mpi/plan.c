@@ -123,6 +123,12 @@ static int flow_predict(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
  * not the first to beat the current choice by 5 %: that rule depended on the order of trial
  * (grid5000, 1 MiB broadcast: 32 KiB pieces at 0.0273 s were kept over 16 KiB ones at 0.0260). */
 #define HC__VARIANT_GAIN 0.95
+/* auto tries sub-messages across sites (split_variants) only on candidates predicted within this
+ * factor of the fastest so far: the most they gained here is 18 % (grid5000, 1 MiB reduction),
+ * and each try replays the candidate three times in many more transfers (grid5000's 16 MiB
+ * reduction, 24 ranks on 2 cores: planned in 68 s without them, 109 s with them on every
+ * candidate) */
+#define HC__SPLIT_RANGE 1.5
 
 /* The flow replays of variants stay below this many events (transfers): 11776 events (grid5000,
  * 16 MiB in 32 KiB pieces) replay in 0.03 s, 23552 in 0.06 s. Under 8192, grid5000's 16 MiB
@@ -442,8 +448,8 @@ static int split_pays(const hc_problem_t *pb, const hc_schedule_t *s)
 /* A broadcast's pieces, or a reduction's segments, across sites (hc_comm_t.bcast_split,
  * reduce_split): never (0); every segmented broadcast or reduction in sub-messages of `split`
  * bytes (> 0, predicted again); or, under SMPI's factors (-1, auto), *s in sub-messages of
- * HC__SMPI_LOW_LAT_TOP_BYTES at its window and at 3/2 and 2 x it, kept when predicted
- * HC__VARIANT_GAIN faster. */
+ * HC__SMPI_LOW_LAT_TOP_BYTES (a broadcast at its window and at 3/2 and 2 x it), kept when
+ * predicted HC__VARIANT_GAIN faster. */
 static void split_variants(const hc_problem_t *pb, int smpi, int64_t split, hc_schedule_t **s)
 {
     if (split == 0 || (split < 0 && !smpi))
@@ -465,8 +471,13 @@ static void split_variants(const hc_problem_t *pb, int smpi, int64_t split, hc_s
         return;
     }
     hc_schedule_t *best = NULL;
+    const int bcast = t->coll == HC_COLL_BCAST;
     offer(pb, 1, t, &best);
-    smpi_refine(pb, &best); /* its window x 3/2 and 2 */
+    /* a broadcast's window x 3/2 and 2; a reduction's windows already hold its trees' segments
+     * (grid5000, stripes in sub-messages: the same prediction at 1, 3/2 and 2 x, 1 and 16 MiB;
+     * each replay of the 16 MiB one takes 5 s) */
+    if (bcast)
+        smpi_refine(pb, &best);
     settle(best, s);
     hc_error_clear();
 }
@@ -1036,6 +1047,7 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         hc_error_clear();
     }
     int last = hc_error_set(HC_ERR_UNSUPPORTED, "no %s algorithm applies", hc_coll_name(pb->coll));
+    double lead = INFINITY; /* the fastest candidate so far */
     for (size_t i = 0; i < n_algos; i++) {
         const hc_algo_info_t *a = hc_algo_get(i);
         if (a->coll != pb->coll ||
@@ -1053,8 +1065,13 @@ static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_
         }
         if (last == HC_OK && links && (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE))
             shape_variants(pb, a->name, &o, smpi, &s);
-        if (last == HC_OK && links && (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE))
+        if (last == HC_OK && s->makespan < lead)
+            lead = s->makespan;
+        if (last == HC_OK && links && (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE) &&
+            (split >= 0 || s->makespan <= HC__SPLIT_RANGE * lead)) {
             split_variants(pb, smpi, split, &s);
+            lead = s->makespan < lead ? s->makespan : lead;
+        }
         if (last == HC_OK && links && pieces && strcmp(a->name, "post-all") == 0)
             piece_variants(pb, &o, smpi, s->makespan, recv_order, &all[n_algos], &all[n_algos + 1]);
         if (last == HC_OK)
