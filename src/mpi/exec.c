@@ -64,6 +64,7 @@ void hc__order_free(hc__order_t *o)
     free(o->roff);
     free(o->rlen);
     free(o->paced);
+    free(o->paced_win);
     free(o);
 }
 
@@ -149,11 +150,16 @@ int hc__order_build(const hc_comm_t *c, const hc_schedule_t *s, uint64_t plan_by
         o->seg_bytes = hc_schedule_reduce_segment(s, c->platform);
         o->ws = hc_schedule_reduce_node_window(s, c->platform, (uint32_t)c->rank);
         o->paced = malloc(sizeof *o->paced * (s->n_events + 1));
-        if (!o->paced || hc_schedule_reduce_paced(s, c->platform, (uint32_t)c->rank, o->paced,
-                                                  &o->npaced, &o->wp) != HC_OK) {
+        if (!o->paced ||
+            hc_schedule_reduce_paced(s, c->platform, (uint32_t)c->rank, o->paced, &o->npaced,
+                                     &o->wp) != HC_OK ||
+            !(o->paced_win = malloc(sizeof *o->paced_win * (o->npaced + 1)))) {
             hc__order_free(o);
             return MPI_ERR_NO_MEM;
         }
+        for (size_t q = 0; q < o->npaced; q++)
+            o->paced_win[q] =
+                hc_schedule_reduce_node_window(s, c->platform, s->events[o->paced[q]].dst);
     }
     if ((s->coll == HC_COLL_ALLTOALL || (s->coll == HC_COLL_BCAST && !s->parent2)) &&
         hc_schedule_exec_windows(s, c->platform, (uint32_t)c->rank, &o->ws, &o->wr) != HC_OK) {
@@ -803,9 +809,7 @@ int hc__exec_reduce(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, 
      * as before. */
     for (size_t q = 0; q < o->npaced; q++) {
         rtree_t *x = &tr[s->events[o->paced[q]].tree];
-        const uint32_t dst = s->events[o->paced[q]].dst;
-        x->paced = x->nr == 0 && x->send != SIZE_MAX &&
-                   x->nseg <= hc_schedule_reduce_node_window(s, c->platform, dst);
+        x->paced = x->nr == 0 && x->send != SIZE_MAX && x->nseg <= o->paced_win[q];
     }
     /* Segments differ by at most one element and the longer ones can come anywhere (40001
      * elements in 5 segments: 8000, 8000, 8000, 8000, 8001), so every slot holds

@@ -79,6 +79,7 @@ typedef struct hc__order {
      * of them are in flight at most */
     size_t *paced, npaced;
     uint32_t wp;
+    uint32_t *paced_win; /* per paced send: its receiver's hc_schedule_reduce_node_window */
     /* Segmented broadcast: the byte range [off, off + len) of the planned message that each of
      * this rank's sends / receives carries, and how many segments this rank's part is cut into
      * (hierarchical schedules cut every cluster its own way). */
