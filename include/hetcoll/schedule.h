@@ -160,12 +160,13 @@ typedef struct hc_schedule {
      * piece held once all are in; 0 = whole pieces (API 21: under SimGrid's size classes the
      * pieces crossing sites pay a smaller latency factor in sub-messages of 1411 to 3468 B). */
     uint64_t segment_bytes;
-    /* Of a total exchange in pieces (or a segmented broadcast in sub-messages, API 21): NULL
-     * (every message cut) or P group ids in [0, P); a message between two nodes of one group
-     * then moves whole (hc_schedule_message_pieces). `pieces-cross` groups the nodes whose
-     * routes avoid the busiest links, so that only the messages crossing them are cut; the
-     * runtime's broadcasts group the nodes by cluster (site). malloc'd; hc_schedule_destroy
-     * frees it. (API 13) */
+    /* Of a total exchange in pieces (or a segmented broadcast in sub-messages, API 21; a
+     * reduction in sub-messages, split_bytes, API 22): NULL (every message cut) or P group ids
+     * in [0, P); a message between two nodes of one group then moves whole
+     * (hc_schedule_message_pieces, hc_schedule_reduce_subs). `pieces-cross` groups the nodes
+     * whose routes avoid the busiest links, so that only the messages crossing them are cut;
+     * the runtime's broadcasts and reductions group the nodes by cluster (site). malloc'd;
+     * hc_schedule_destroy frees it. (API 13) */
     int32_t *piece_groups;
     /* Execution: the window rule of hc_schedule_exec_windows counts every latency this many
      * times (0 or 1: as the platform gives them). Under SimGrid's size-dependent factors
