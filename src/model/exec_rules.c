@@ -116,14 +116,20 @@ int hc_schedule_exec_windows(const hc_schedule_t *s, const hc_platform_t *p, uin
     return HC_OK;
 }
 
+/* ceil(bytes / size) pieces, at most HC_SCHEDULE_MAX_PIECES (bytes, size > 0) */
+static uint32_t capped_pieces(uint64_t bytes, uint64_t size)
+{
+    const uint64_t n = bytes / size + (bytes % size != 0);
+    return n < HC_SCHEDULE_MAX_PIECES ? (uint32_t)n : HC_SCHEDULE_MAX_PIECES;
+}
+
 uint32_t hc_schedule_pieces(const hc_schedule_t *s, uint64_t bytes)
 {
     /* a broadcast's pieces: only a segmented one's (whole messages go as they are) */
     const int bcast = s && s->coll == HC_COLL_BCAST && s->n_segments > 1 && !s->parent2;
     if (!s || (s->coll != HC_COLL_ALLTOALL && !bcast) || s->segment_bytes == 0 || bytes == 0)
         return 1;
-    uint64_t n = bytes / s->segment_bytes + (bytes % s->segment_bytes != 0);
-    return n < HC_SCHEDULE_MAX_PIECES ? (uint32_t)n : HC_SCHEDULE_MAX_PIECES;
+    return capped_pieces(bytes, s->segment_bytes);
 }
 
 uint32_t hc_schedule_message_pieces(const hc_schedule_t *s, uint32_t src, uint32_t dst,
@@ -270,8 +276,7 @@ uint32_t hc_schedule_reduce_subs(const hc_schedule_t *s, uint32_t src, uint32_t 
     if (!s || s->coll != HC_COLL_REDUCE || !s->split_bytes || !s->piece_groups || src >= s->P ||
         dst >= s->P || s->piece_groups[src] == s->piece_groups[dst] || bytes == 0)
         return 1;
-    const uint64_t n = bytes / s->split_bytes + (bytes % s->split_bytes != 0);
-    return n < HC_SCHEDULE_MAX_PIECES ? (uint32_t)n : HC_SCHEDULE_MAX_PIECES;
+    return capped_pieces(bytes, s->split_bytes);
 }
 
 uint32_t hc_schedule_reduce_window(const hc_schedule_t *s, const hc_platform_t *p)
