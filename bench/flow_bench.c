@@ -27,25 +27,30 @@ typedef struct {
     const char *platform; /* a spec, or a file under platform-dir when it ends in .json */
     hc_coll_t coll;
     const char *algo;
-    uint64_t bytes;   /* broadcast: the message; alltoall: per pair (x 10 from ranks r % 5 == 0) */
+    uint64_t
+        bytes; /* broadcast, reduce: the message; alltoall: per pair (x 10 from ranks r % 5 == 0) */
     uint64_t segment; /* hc_algo_opts_t.segment_bytes */
     uint32_t ramp;    /* hc_algo_opts_t.ramp_pieces */
     uint32_t window;  /* hc_schedule_t.window (0: the rule) */
+    uint32_t split;   /* reduce: hc_schedule_t.split_bytes between clusters (0: none) */
 } bench_case_t;
 
 #define SITES "random:sites:sites=3:nodes=21:interleave=1"
 
 static const bench_case_t cases[] = {
-    {"sites-bcast-16M-8K-rule", SITES, HC_COLL_BCAST, "multitree", 16u << 20, 8192, 0, 0},
-    {"sites-bcast-16M-8K-r16-w76", SITES, HC_COLL_BCAST, "multitree", 16u << 20, 8192, 16, 76},
-    {"sites-bcast-16M-8K-r8-w128", SITES, HC_COLL_BCAST, "multitree", 16u << 20, 8192, 8, 128},
-    {"sites-bcast-1M-8K-r16-w38", SITES, HC_COLL_BCAST, "multitree", 1u << 20, 8192, 16, 38},
+    {"sites-bcast-16M-8K-rule", SITES, HC_COLL_BCAST, "multitree", 16u << 20, 8192, 0, 0, 0},
+    {"sites-bcast-16M-8K-r16-w76", SITES, HC_COLL_BCAST, "multitree", 16u << 20, 8192, 16, 76, 0},
+    {"sites-bcast-16M-8K-r8-w128", SITES, HC_COLL_BCAST, "multitree", 16u << 20, 8192, 8, 128, 0},
+    {"sites-bcast-1M-8K-r16-w38", SITES, HC_COLL_BCAST, "multitree", 1u << 20, 8192, 16, 38, 0},
     {"grid5000-bcast-16M-9000-r8", "grid5000-links.json", HC_COLL_BCAST, "multitree", 16u << 20,
-     9000, 8, 0},
+     9000, 8, 0, 0},
     {"grid5000-bcast-16M-32K", "grid5000-links.json", HC_COLL_BCAST, "multitree", 16u << 20, 32768,
-     0, 0},
-    {"sites-a2a-skewed-64K-8K", SITES, HC_COLL_ALLTOALL, "pieces-cross", 65536, 8192, 0, 0},
-    {"sites-a2a-skewed-64K-8K-w16", SITES, HC_COLL_ALLTOALL, "pieces-cross", 65536, 8192, 0, 16},
+     0, 0, 0},
+    {"sites-a2a-skewed-64K-8K", SITES, HC_COLL_ALLTOALL, "pieces-cross", 65536, 8192, 0, 0, 0},
+    {"sites-a2a-skewed-64K-8K-w16", SITES, HC_COLL_ALLTOALL, "pieces-cross", 65536, 8192, 0, 16, 0},
+    /* the planner's longest reduction replay: stripes in 9360 B pieces, 3468 B across sites */
+    {"grid5000-reduce-16M-stripes-split", "grid5000-links.json", HC_COLL_REDUCE, "stripes",
+     16u << 20, 9360, 0, 0, 3468},
 };
 
 static int run(const bench_case_t *c, const char *dir)
@@ -83,6 +88,15 @@ static int run(const bench_case_t *c, const char *dir)
     o.ramp_pieces = c->ramp;
     if (rc == HC_OK)
         rc = hc_schedule_compute(pb, c->algo, &o, &s);
+    if (rc == HC_OK && c->coll == HC_COLL_REDUCE) {
+        s->segment_bytes = c->segment;
+        s->split_bytes = c->split;
+        s->piece_groups = c->split ? malloc(P * sizeof *s->piece_groups) : NULL;
+        for (uint32_t v = 0; s->piece_groups && v < P; v++)
+            s->piece_groups[v] = (int32_t)hc_platform_cluster_of(p, v);
+        if (c->split && !s->piece_groups)
+            rc = HC_ERR_NOMEM;
+    }
     if (rc == HC_OK) {
         s->window = c->window;
         hc_sim_opts_t so;

@@ -54,6 +54,16 @@ static void smpi_factor(double bytes, double *lat, double *bw)
     *lat = *bw = 1;
 }
 
+/* The index of a message's size class in smpi_factors (the table's length: none). */
+static uint64_t smpi_class(double bytes)
+{
+    const uint64_t n = sizeof smpi_factors / sizeof *smpi_factors;
+    for (uint64_t k = 0; k < n; k++)
+        if (bytes + SMPI_SIZE_SLACK >= smpi_factors[k].from)
+            return k;
+    return n;
+}
+
 void hc_flow_factors(const hc_flow_opts_t *opts, double bytes, double *latency_factor,
                      double *bandwidth_factor)
 {
@@ -192,6 +202,7 @@ typedef struct fstate {
     uint32_t *res; /* resources crossed */
     double *coef;  /* consumption on each (1; crosstraffic adds 0.05 on the way back) */
     uint32_t n_res;
+    uint64_t key; /* its class: route and SMPI size class (share()) */
 } fstate_t;
 
 /* ---- the incremental engine: transfers are added while it runs (the simulator adds an event
@@ -218,6 +229,15 @@ struct hc__fe {
      * entries of rent (every flow's resources) */
     size_t *roff, *rent, *cand, res_sum, rent_cap;
     unsigned char *mark;
+    /* share()'s classes: flows of one route and size class cross the same resources with the
+     * same coefficients, weight, factor and cap, so max-min fairness gives them one rate
+     * (a window of pieces on one route is one class). Per class a flow (crep) and how many
+     * (cmul); per position in act its class (cls_of); an open-addressing table of key ->
+     * class (ht, ht_size slots), a slot valid where its stamp (hstamp) is the current one. */
+    size_t *crep, *cls_of, *ht;
+    double *cmul, *crate;
+    uint32_t *hstamp, stamp;
+    size_t ht_size;
 };
 
 static int by_pos(const void *pa, const void *pb)
@@ -232,61 +252,91 @@ static double cap_level(const fstate_t *f)
     return f->cap / (f->fac * f->w);
 }
 
+/* The classes of the transferring flows among e->f[e->act[..]] (e->crep, e->cmul, e->cls_of),
+ * in the order of their first flow; returns their number. The table holds 2 x e->cap slots
+ * (hc__fe_add). */
+static size_t classes(hc__fe_t *e)
+{
+    if (++e->stamp == 0) { /* wrapped: every slot stale again */
+        memset(e->hstamp, 0, e->ht_size * sizeof *e->hstamp);
+        e->stamp = 1;
+    }
+    const size_t mask = e->ht_size - 1;
+    size_t nc = 0;
+    for (size_t k = 0; k < e->n_act; k++) {
+        const fstate_t *f = &e->f[e->act[k]];
+        e->cls_of[k] = SIZE_MAX;
+        if (f->phase != 1)
+            continue;
+        size_t h = (size_t)((f->key * 0x9E3779B97F4A7C15ull) >> 17) & mask;
+        while (e->hstamp[h] == e->stamp && e->f[e->crep[e->ht[h]]].key != f->key)
+            h = (h + 1) & mask;
+        if (e->hstamp[h] != e->stamp) {
+            e->hstamp[h] = e->stamp;
+            e->ht[h] = nc;
+            e->crep[nc] = e->act[k];
+            e->cmul[nc++] = 0;
+        }
+        e->cls_of[k] = e->ht[h];
+        e->cmul[e->ht[h]] += 1;
+    }
+    return nc;
+}
+
 /* Weighted max-min rates of the transferring flows among e->f[e->act[..]], as SimGrid's solver
  * computes them: flow k takes level x * w[k] of every resource it crosses, times its
  * coefficient there, until a resource saturates or the flow reaches its cap; its data rate is
  * that consumption times fac. With every w, coef and fac 1 this is plain progressive filling.
- * A round fixes, in id order, the flows that a resource saturated at the round's level or
- * their own cap stop. A broadcast in 8 KiB pieces keeps hundreds of flows open and saturates
- * dozens of NICs one round each, so a round looks only at the flows of its saturated
- * resources (their lists) and rescans every open flow only when the round is a cap's or
- * fixed the last open flow at the lowest cap; the flows are fixed in the order, and with the
- * sums, of a scan of every flow: the rates are the same to the last bit (other resources'
- * ratios only grow as flows leave them, so no other flow is taken). */
+ * It fills the flows' classes (classes()), a class of c flows loading each resource c times
+ * one flow's consumption. A round fixes, in the order of their first flow, the classes that
+ * a resource saturated at the round's level or their own cap stop. A broadcast in 8 KiB
+ * pieces keeps hundreds of classes open and saturates dozens of NICs one round each, so a
+ * round looks only at the classes of its saturated resources (their lists) and rescans every
+ * open class only when the round is a cap's or fixed the last open class at the lowest cap
+ * (other resources' ratios only grow as classes leave them, so no other class is taken). */
 static void share(hc__fe_t *e)
 {
     fstate_t *all = e->f;
-    const size_t *act = e->act, n = e->n_act, n_r = e->n_r;
-    double *cap = e->capw, *load = e->load;
+    const size_t n = classes(e), n_r = e->n_r;
+    const size_t *crep = e->crep;
+    const double *mul = e->cmul;
+    double *cap = e->capw, *load = e->load, *crate = e->crate;
     uint32_t *cnt = e->cnt;
     unsigned char *fixed = e->fixed, *mark = e->mark;
     memcpy(cap, e->cap0, n_r * sizeof *cap);
     memset(load, 0, n_r * sizeof *load);
     memset(cnt, 0, n_r * sizeof *cnt);
-    size_t open = 0;
+    size_t open = n;
     for (size_t k = 0; k < n; k++) {
-        const fstate_t *f = &all[act[k]];
-        fixed[k] = f->phase != 1;
+        const fstate_t *f = &all[crep[k]];
+        fixed[k] = 0;
         mark[k] = 0;
-        if (fixed[k])
-            continue;
-        open++;
         for (uint32_t h = 0; h < f->n_res; h++) {
-            load[f->res[h]] += f->coef[h] * f->w;
+            load[f->res[h]] += f->coef[h] * f->w * mul[k];
             cnt[f->res[h]]++;
         }
     }
-    /* the resources' lists, in position order */
+    /* the resources' lists, in class order */
     e->roff[0] = 0;
     for (size_t r = 0; r < n_r; r++)
         e->roff[r + 1] = e->roff[r] + cnt[r];
     for (size_t k = 0; k < n; k++) {
-        const fstate_t *f = &all[act[k]];
-        for (uint32_t h = 0; !fixed[k] && h < f->n_res; h++)
+        const fstate_t *f = &all[crep[k]];
+        for (uint32_t h = 0; h < f->n_res; h++)
             e->rent[e->roff[f->res[h]]++] = k;
     }
     for (size_t r = n_r; r > 0; r--)
         e->roff[r] = e->roff[r - 1];
     e->roff[0] = 0;
-    /* the lowest cap level of an open flow and how many open flows have it (stale:
-     * recomputed): flows of one route and size share a cap, and fixing one of many leaves
-     * the level as it was, so a round rescans every flow only when it fixed the last */
+    /* the lowest cap level of an open class and how many open classes have it (stale:
+     * recomputed): classes of one route share a cap, and fixing one of many leaves the level
+     * as it was, so a round rescans every class only when it fixed the last */
     double fc = INFINITY;
     size_t nfc = 0;
     int stale = 1;
     while (open > 0) {
-        /* the level at which the next resource saturates (cnt: its open flows, exact, so that
-         * rounding left in a weighted load never stalls the filling) */
+        /* the level at which the next resource saturates (cnt: its open classes, exact, so
+         * that rounding left in a weighted load never stalls the filling) */
         double s = INFINITY;
         for (size_t r = 0; r < n_r; r++)
             if (cnt[r] && cap[r] / load[r] < s)
@@ -295,7 +345,7 @@ static void share(hc__fe_t *e)
             fc = INFINITY;
             nfc = 0;
             for (size_t k = 0; k < n; k++) {
-                const double l = fixed[k] ? INFINITY : cap_level(&all[act[k]]);
+                const double l = fixed[k] ? INFINITY : cap_level(&all[crep[k]]);
                 if (l < fc)
                     fc = l, nfc = 0;
                 nfc += !fixed[k] && l == fc;
@@ -306,11 +356,11 @@ static void share(hc__fe_t *e)
         if (!isfinite(x)) { /* no constraint at all: cannot happen with finite links */
             for (size_t k = 0; k < n; k++)
                 if (!fixed[k])
-                    all[act[k]].rate = INFINITY, fixed[k] = 1;
+                    crate[k] = INFINITY, fixed[k] = 1;
             break;
         }
-        /* the candidates: the open flows of the resources saturated at x, and when a cap is
-         * reached, every open flow */
+        /* the candidates: the open classes of the resources saturated at x, and when a cap is
+         * reached, every open class */
         size_t nc = 0;
         if (fc <= x) {
             for (size_t k = 0; k < n; k++)
@@ -325,8 +375,8 @@ static void share(hc__fe_t *e)
                         if (!fixed[e->rent[q]] && !mark[e->rent[q]])
                             mark[e->rent[q]] = 1, e->cand[nc++] = e->rent[q];
                 }
-            /* one resource's list is in position order already; several are merged by a
-             * sort, or by a pass over the marks when that costs less */
+            /* one resource's list is in class order already; several are merged by a sort,
+             * or by a pass over the marks when that costs less */
             if (lists > 1 && (double)nc * log2((double)nc) > (double)n) {
                 nc = 0;
                 for (size_t k = 0; k < n; k++)
@@ -340,7 +390,7 @@ static void share(hc__fe_t *e)
         for (size_t c = 0; c < nc; c++) {
             const size_t k = e->cand[c];
             mark[k] = 0;
-            fstate_t *f = &all[act[k]];
+            const fstate_t *f = &all[crep[k]];
             int take = cap_level(f) <= x;
             for (uint32_t h = 0; !take && h < f->n_res; h++) {
                 uint32_t r = f->res[h];
@@ -351,24 +401,27 @@ static void share(hc__fe_t *e)
             took++;
             if (cap_level(f) <= fc && (nfc == 0 || --nfc == 0))
                 stale = 1;
-            double v = x * f->w; /* consumption per unit coefficient */
-            f->rate = v * f->fac;
+            double v = x * f->w; /* one flow's consumption per unit coefficient */
+            crate[k] = v * f->fac;
             fixed[k] = 1;
             open--;
             for (uint32_t h = 0; h < f->n_res; h++) {
                 uint32_t r = f->res[h];
-                double u = v * f->coef[h];
+                double u = v * f->coef[h] * mul[k];
                 cap[r] = cap[r] > u ? cap[r] - u : 0;
-                load[r] = --cnt[r] ? load[r] - f->coef[h] * f->w : 0;
+                load[r] = --cnt[r] ? load[r] - f->coef[h] * f->w * mul[k] : 0;
             }
         }
-        if (!took) /* cannot happen: the argmin's flows take; never loop forever */
+        if (!took) /* cannot happen: the argmin's classes take; never loop forever */
             for (size_t k = 0; k < n; k++)
                 if (!fixed[k]) {
-                    fstate_t *f = &all[act[k]];
-                    f->rate = x * f->w * f->fac, fixed[k] = 1, open--;
+                    const fstate_t *f = &all[crep[k]];
+                    crate[k] = x * f->w * f->fac, fixed[k] = 1, open--;
                 }
     }
+    for (size_t k = 0; k < e->n_act; k++)
+        if (e->cls_of[k] != SIZE_MAX)
+            all[e->act[k]].rate = crate[e->cls_of[k]];
 }
 
 void hc__fe_destroy(hc__fe_t *e)
@@ -392,6 +445,12 @@ void hc__fe_destroy(hc__fe_t *e)
     free(e->rent);
     free(e->cand);
     free(e->mark);
+    free(e->crep);
+    free(e->cls_of);
+    free(e->cmul);
+    free(e->crate);
+    free(e->ht);
+    free(e->hstamp);
     free(e);
 }
 
@@ -462,8 +521,23 @@ int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double sta
         FE_GROW(done);
         FE_GROW(cand);
         FE_GROW(mark);
+        FE_GROW(crep);
+        FE_GROW(cls_of);
+        FE_GROW(cmul);
+        FE_GROW(crate);
 #undef FE_GROW
-        if (!ok)
+        /* classes()'s table: 2 c slots, every stamp stale */
+        size_t *ht = ok ? hc__realloc(e->ht, 2 * c, sizeof *ht) : NULL;
+        if (ht)
+            e->ht = ht;
+        uint32_t *st = ht ? hc__realloc(e->hstamp, 2 * c, sizeof *st) : NULL;
+        if (st) {
+            e->hstamp = st;
+            memset(st, 0, 2 * c * sizeof *st);
+            e->stamp = 0;
+            e->ht_size = 2 * c;
+        }
+        if (!ok || !st)
             return hc__error(HC_ERR_NOMEM, "out of memory in the flow model");
         e->cap = c;
     }
@@ -512,6 +586,9 @@ int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double sta
                 f->coef[q] += c; /* SimGrid adds the way back to a shared link's load */
             }
         }
+        /* its class: the route, and under SMPI's model the size class (factors, cap) */
+        f->key =
+            ((uint64_t)src * p->P + dst) * (smpi_class(0) + 1) + (smpi ? smpi_class(bytes) : 0);
         if (smpi) { /* SimGrid SMPI's defaults, see hc_flow_opts_t.smpi_factors */
             double lf, bf;
             smpi_factor(bytes, &lf, &bf);

@@ -265,6 +265,32 @@ static void test_flow_smpi_sharing(void **state)
     hc_platform_destroy(p);
 }
 
+/* Flows of one route and size class share a rate (the engine fills them as one class): on
+ * one LAN route, three 1 MB flows (SMPI's factors 11.6436 and 0.940694) and two of 9000 B
+ * (2.18796 and 1.08739) start moving bytes together and take equal consumptions of node 0's
+ * NIC (one route: one weight), each at its own class's data rate. */
+static void test_flow_smpi_classes(void **state)
+{
+    (void)state;
+    hc_platform_t *p = three_sites(2);
+    const double lan = 2 * NIC_LAT, B1 = 1e6, B2 = 9000;
+    const double lf1 = 11.6436, bf1 = 0.940694, lf2 = 2.18796, bf2 = 1.08739;
+    const double T0 = lan * lf1, s2 = lan * (lf1 - lf2);
+    hc_flow_t f[5] = {{0, 1, B1, 0}, {0, 1, B2, s2}, {0, 1, B1, 0}, {0, 1, B2, s2}, {0, 1, B1, 0}};
+    hc_flow_opts_t o;
+    hc_flow_opts_init(&o);
+    o.smpi_factors = 1;
+    double end[5];
+    assert_int_equal(hc_flows_run(p, &o, f, 5, end), HC_OK);
+    /* five consumptions of NIC_BW / 5 until the small ones end, then three of NIC_BW / 3 */
+    const double t2 = B2 / (bf2 * NIC_BW / 5), moved = bf1 * NIC_BW / 5 * t2;
+    assert_true(close_rel(end[1], T0 + t2));
+    assert_true(end[3] == end[1]);
+    assert_true(close_rel(end[0], T0 + t2 + (B1 - moved) / (bf1 * NIC_BW / 3)));
+    assert_true(end[2] == end[0] && end[4] == end[0]);
+    hc_platform_destroy(p);
+}
+
 /* The factors behind hc_flows_run, as SMPI 3.32 applies them (measured with 0-byte to 1 MB
  * ping-pongs): the value of the largest threshold at or below the size. */
 static void test_flow_factors(void **state)
@@ -477,15 +503,11 @@ static void test_simulate_flow(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_routes_set_pairs),
-        cmocka_unit_test(test_flow_sharing),
-        cmocka_unit_test(test_flow_many),
-        cmocka_unit_test(test_flow_caps),
-        cmocka_unit_test(test_flow_smpi_sharing),
-        cmocka_unit_test(test_flow_factors),
-        cmocka_unit_test(test_skewed_alltoallv_bound),
-        cmocka_unit_test(test_simulate_flow),
-        cmocka_unit_test(test_flow_bound_platform),
+        cmocka_unit_test(test_routes_set_pairs),  cmocka_unit_test(test_flow_sharing),
+        cmocka_unit_test(test_flow_many),         cmocka_unit_test(test_flow_caps),
+        cmocka_unit_test(test_flow_smpi_sharing), cmocka_unit_test(test_flow_smpi_classes),
+        cmocka_unit_test(test_flow_factors),      cmocka_unit_test(test_skewed_alltoallv_bound),
+        cmocka_unit_test(test_simulate_flow),     cmocka_unit_test(test_flow_bound_platform),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
