@@ -1,8 +1,9 @@
 /* Flow-model replay benchmark: wall and CPU seconds of hc_simulate (HC_NETWORK_FLOW, SimGrid
  * SMPI's default model) on the long pipelines and piece exchanges the MPI runtime ranks its
  * variants with, and each replay's makespan to 17 digits, so that two builds of the engine can
- * be compared for speed and for the same results to the last bit. Prints a table (never
- * asserted; the machine may be shared: compare builds run one after the other).
+ * be compared for speed and for their results (a change of rounding can move a replay's
+ * makespan where transfers end together: docs/design.md). Prints a table (never asserted; the
+ * machine may be shared: compare builds run one after the other).
  *
  *   bench_flow [platform-dir] [case]
  *
