@@ -28,8 +28,7 @@ typedef struct {
     const char *platform; /* a spec, or a file under platform-dir when it ends in .json */
     hc_coll_t coll;
     const char *algo;
-    uint64_t
-        bytes; /* broadcast, reduce: the message; alltoall: per pair (x 10 from ranks r % 5 == 0) */
+    uint64_t bytes;   /* the message; alltoall: per pair (x 10 from ranks r % 5 == 0) */
     uint64_t segment; /* hc_algo_opts_t.segment_bytes */
     uint32_t ramp;    /* hc_algo_opts_t.ramp_pieces */
     uint32_t window;  /* hc_schedule_t.window (0: the rule) */

@@ -43,25 +43,22 @@ static const struct {
 
 #define SMPI_SIZE_SLACK 15.0
 
-static void smpi_factor(double bytes, double *lat, double *bw)
-{
-    for (size_t k = 0; k < sizeof smpi_factors / sizeof *smpi_factors; k++)
-        if (bytes + SMPI_SIZE_SLACK >= smpi_factors[k].from) {
-            *lat = smpi_factors[k].lat;
-            *bw = smpi_factors[k].bw;
-            return;
-        }
-    *lat = *bw = 1;
-}
+#define SMPI_CLASSES (sizeof smpi_factors / sizeof *smpi_factors)
 
-/* The index of a message's size class in smpi_factors (the table's length: none). */
+/* The index of a message's size class in smpi_factors (SMPI_CLASSES: none). */
 static uint64_t smpi_class(double bytes)
 {
-    const uint64_t n = sizeof smpi_factors / sizeof *smpi_factors;
-    for (uint64_t k = 0; k < n; k++)
+    for (uint64_t k = 0; k < SMPI_CLASSES; k++)
         if (bytes + SMPI_SIZE_SLACK >= smpi_factors[k].from)
             return k;
-    return n;
+    return SMPI_CLASSES;
+}
+
+static void smpi_factor(double bytes, double *lat, double *bw)
+{
+    const uint64_t k = smpi_class(bytes);
+    *lat = k < SMPI_CLASSES ? smpi_factors[k].lat : 1;
+    *bw = k < SMPI_CLASSES ? smpi_factors[k].bw : 1;
 }
 
 void hc_flow_factors(const hc_flow_opts_t *opts, double bytes, double *latency_factor,
@@ -587,8 +584,7 @@ int hc__fe_add(hc__fe_t *e, uint32_t src, uint32_t dst, double bytes, double sta
             }
         }
         /* its class: the route, and under SMPI's model the size class (factors, cap) */
-        f->key =
-            ((uint64_t)src * p->P + dst) * (smpi_class(0) + 1) + (smpi ? smpi_class(bytes) : 0);
+        f->key = ((uint64_t)src * p->P + dst) * (SMPI_CLASSES + 1) + (smpi ? smpi_class(bytes) : 0);
         if (smpi) { /* SimGrid SMPI's defaults, see hc_flow_opts_t.smpi_factors */
             double lf, bf;
             smpi_factor(bytes, &lf, &bf);
