@@ -6,6 +6,7 @@
  *   report.c      the verbose log, native fallbacks and their reason, errors the MPI way
  *   exec_ttcc.c   the two-tree broadcast protocol
  *   exec.c        executing schedules (exchange, broadcast, reduction, redistribution)
+ *   replay_memo.c flow replays already made in one planning pass (replay_memo.h, no MPI)
  *   plan.c        the plan cache: sightings, planning on rank 0, sharing the schedules
  *   speculate.c   alltoallv without gathering the sizes while they repeat
  *   probe_links.c the link probe (netprobe.h)
