@@ -63,6 +63,16 @@ static void expect_miss(hc__memo_t *m, const fixture_t *f, const hc_schedule_t *
         assert_memory_equal(&got, &want, sizeof got);
 }
 
+/* The runtime's piece groups on the 3-site grid (ranks interleaved): the sites. */
+static int32_t *site_groups(uint32_t P)
+{
+    int32_t *g = calloc(P, sizeof *g);
+    assert_non_null(g);
+    for (uint32_t u = 0; u < P; u++)
+        g[u] = (int32_t)(u % 3);
+    return g;
+}
+
 /* A clone t of s, changed by stmt, misses. */
 #define CHANGED(what, stmt)                                                                        \
     do {                                                                                           \
@@ -121,10 +131,7 @@ static void test_bcast(void **state)
         memcpy(t->parent2, s->parent, s->P * sizeof *t->parent2);
     });
     CHANGED("piece groups", {
-        t->piece_groups = calloc(s->P, sizeof *t->piece_groups);
-        assert_non_null(t->piece_groups);
-        for (uint32_t u = 0; u < s->P; u++)
-            t->piece_groups[u] = (int32_t)(u % 3);
+        t->piece_groups = site_groups(s->P);
         t->segment_bytes = 3000;
     });
     /* the same schedule under other options or on another problem */
@@ -169,12 +176,8 @@ static void test_exchange_reduce(void **state)
 
     f = setup(HC_COLL_REDUCE, 1u << 20);
     assert_int_equal(hc_schedule_compute(f.pb, "stripes", NULL, &s), HC_OK);
-    if (!s->piece_groups) { /* the runtime's groups: the sites */
-        s->piece_groups = calloc(s->P, sizeof *s->piece_groups);
-        assert_non_null(s->piece_groups);
-        for (uint32_t u = 0; u < s->P; u++)
-            s->piece_groups[u] = (int32_t)(u % 3);
-    }
+    if (!s->piece_groups)
+        s->piece_groups = site_groups(s->P);
     hc__memo_create(&m);
     assert_int_equal(hc__memo_replay(m, f.pb, &f.so, s, &got), HC_OK);
     CHANGED("split size", t->split_bytes = 3468);
