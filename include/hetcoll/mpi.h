@@ -80,6 +80,14 @@ struct hc_comm_opts {
      * clusters in sub-messages of at most that many bytes, forced algorithms included.
      * Environment: HETCOLL_REDUCE_SPLIT. Borrowed. */
     const char *reduce_split;
+    /* A total exchange through site forwarders (hc_schedule_t.relay; API 23), on a platform of
+     * two clusters or more, datatypes without holes: "auto" (default, or NULL): on a platform
+     * with links the plan also offers post-all through forwarders, its forwarded messages whole
+     * or in pieces, when the flow model predicts it 5 % faster than post-all (small messages
+     * under SimGrid's size classes: docs/design.md); "never"; "forwarders": every exchange
+     * planned moves through forwarders, forced algorithms included. Environment:
+     * HETCOLL_RELAY. Borrowed. */
+    const char *relay;
 };
 
 /* Fill defaults. */

@@ -191,10 +191,26 @@ typedef struct hc_schedule {
      * SimGrid's size classes the segments crossing sites pay a smaller latency factor in
      * sub-messages of 1411 to 3468 B (as a broadcast's pieces, segment_bytes above). */
     uint64_t split_bytes;
+    /* Execution of a total exchange with piece_groups (API 23): HC_RELAY_NONE (0), or
+     * HC_RELAY_FORWARDERS: every message between two groups moves in two phases through a
+     * forwarder of its sender's group (hc_schedule_forwarder). Phase 1: each node sends each
+     * other forwarder of its group one message holding its blocks for the destinations that
+     * forwarder serves, in destination order. Phase 2: each forwarder, once it holds every
+     * phase-1 message into it, sends each destination it serves one message holding the blocks
+     * of every node of its group for that destination, in node order, cut into pieces as a
+     * message between groups (hc_schedule_message_pieces). Messages inside a group move as
+     * before. Every send and receive is posted at once (window is ignored). The events stay
+     * the exchange's messages; a group's remote bytes cross its links in n_B messages per
+     * remote group of n_B nodes instead of n_A x n_B (Jeannot and Steffenel's two-phase
+     * exchange), in sizes SimGrid's size classes favour. The flow replay models it; the MPI
+     * runtime does not execute it yet. */
+    uint32_t relay;
 } hc_schedule_t;
 #define HC_WINDOW_ALL UINT32_MAX
 #define HC_RECV_MESSAGES 0u
 #define HC_RECV_ROUND_ROBIN 1u
+#define HC_RELAY_NONE 0u
+#define HC_RELAY_FORWARDERS 1u
 
 /* Empty schedule (makespan 0, lower_bound NAN, n_segments 1). Caller frees with
  * hc_schedule_destroy. */
@@ -307,6 +323,12 @@ uint32_t hc_schedule_message_pieces(const hc_schedule_t *s, uint32_t src, uint32
 /* Messages the schedule moves in all: hc_schedule_message_pieces summed over its events (the
  * number of events when it sends whole messages); 0 for NULL. (API 12) */
 uint64_t hc_schedule_piece_count(const hc_schedule_t *s);
+/* The node through which the message src -> dst of a total exchange moves (API 23): with
+ * relay == HC_RELAY_FORWARDERS and src, dst in different piece_groups, the (k mod n)-th node
+ * (in id order) of src's group of n nodes, k being dst's position (in id order) in its own
+ * group; that may be src itself (the message then goes straight from src in phase 2). dst
+ * otherwise (a direct message), and for NULL or nodes out of range. */
+uint32_t hc_schedule_forwarder(const hc_schedule_t *s, uint32_t src, uint32_t dst);
 /* Offset of piece k of a message of `bytes` cut into n pieces (k == n: bytes). (API 12) */
 uint64_t hc_schedule_piece_offset(uint64_t bytes, uint32_t n, uint32_t k);
 

@@ -141,6 +141,24 @@ uint32_t hc_schedule_message_pieces(const hc_schedule_t *s, uint32_t src, uint32
     return hc_schedule_pieces(s, bytes);
 }
 
+uint32_t hc_schedule_forwarder(const hc_schedule_t *s, uint32_t src, uint32_t dst)
+{
+    if (!s || s->relay != HC_RELAY_FORWARDERS || !s->piece_groups || src >= s->P || dst >= s->P ||
+        s->piece_groups[src] == s->piece_groups[dst])
+        return dst;
+    const int32_t a = s->piece_groups[src], b = s->piece_groups[dst];
+    uint32_t k = 0, n = 0;
+    for (uint32_t v = 0; v < s->P; v++) {
+        k += v < dst && s->piece_groups[v] == b;
+        n += s->piece_groups[v] == a;
+    }
+    k %= n;
+    for (uint32_t v = 0; v < s->P; v++)
+        if (s->piece_groups[v] == a && k-- == 0)
+            return v;
+    return dst; /* not reached: src is in group a */
+}
+
 uint64_t hc_schedule_piece_count(const hc_schedule_t *s)
 {
     uint64_t n = 0;

@@ -700,8 +700,7 @@ static int alltoallv(hc_comm_t *c, const void *sendbuf, const int sendcounts[], 
     if (forced) {
         /* planned in pieces for an earlier call whose datatypes had no holes: plan again for
          * this one's (c->a2a_pieces_ok is agreed, the entry the same everywhere) */
-        if (sp->entry.n_cand == 0 ||
-            (sp->entry.cand[0].s && sp->entry.cand[0].s->segment_bytes && !c->a2a_pieces_ok))
+        if (sp->entry.n_cand == 0 || (hc__moves_bytes(sp->entry.cand[0].s) && !c->a2a_pieces_ok))
             err = plan_matrix(c, bytes);
         const hc__order_t *o = NULL;
         if (err == MPI_SUCCESS && sp->entry.cand[0].s)
@@ -1033,7 +1032,7 @@ int hc_redistribute(const void *sendbuf, const int sendcounts[], const int sdisp
     free(key);
     free(bytes);
     const hc_schedule_t *s = err == MPI_SUCCESS && !call.native ? call.e->cand[call.k].s : NULL;
-    const int holes = s && s->coll == HC_COLL_ALLTOALL && s->segment_bytes && !c->a2a_pieces_ok;
+    const int holes = hc__moves_bytes(s) && !c->a2a_pieces_ok;
     if (holes) {
         /* pieces planned for these byte counts, but a datatype with holes now (agreed through
          * the gathered flags): everything at once, whole, unmeasured */

@@ -29,6 +29,7 @@ void hc_comm_opts_init(hc_comm_opts_t *o)
     o->recv_order = "auto";
     o->bcast_split = "auto";
     o->reduce_split = "auto";
+    o->relay = "auto";
 }
 
 int64_t hc__bcast_split_parse(const char *v)
@@ -177,6 +178,16 @@ static int resolve_options(hc_comm_t *c)
     if (c->recv_order == -2)
         return hc_error_set(HC_ERR_VALUE, "%s%s: must be auto, messages or round-robin",
                             ro_env ? "HETCOLL_RECV_ORDER=" : "recv_order ", ro);
+    const char *rl = use_env ? getenv("HETCOLL_RELAY") : NULL;
+    const int rl_env = rl && *rl;
+    rl = rl_env ? rl : c->opts.relay ? c->opts.relay : "auto";
+    c->relay = strcmp(rl, "never") == 0        ? 0
+               : strcmp(rl, "forwarders") == 0 ? 1
+               : strcmp(rl, "auto") == 0       ? -1
+                                               : -2;
+    if (c->relay == -2)
+        return hc_error_set(HC_ERR_VALUE, "%s%s: must be auto, never or forwarders",
+                            rl_env ? "HETCOLL_RELAY=" : "relay ", rl);
     int rc = split_opt(use_env, "HETCOLL_BCAST_SPLIT", "bcast_split", c->opts.bcast_split,
                        &c->bcast_split);
     if (rc == HC_OK)

@@ -269,7 +269,12 @@ int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o
         int f = (int)s->events[o->recvs[i]].src;
         m[o->ns + i] = (hc__msg_t){recvbuf + rdispls[f] * rext, recvcounts[f], recvtype, f, 1};
     }
-    if (s->segment_bytes) {
+    if (s->relay) {
+        err = hc__dense_type(sendtype, 2) && hc__dense_type(recvtype, 2)
+                  ? hc__relay_run(c->comm, me, s, o, m)
+                  : hc__fail(MPI_ERR_INTERN, "alltoallv: rank %d: forwarding a datatype with holes",
+                             me);
+    } else if (s->segment_bytes) {
         hc__msg_t *pm = NULL;
         size_t ns = 0, nr = 0;
         err = hc__dense_type(sendtype, 2) && hc__dense_type(recvtype, 2)

@@ -5,6 +5,7 @@
  *   util.c        hashing, segments, size classes, MPI error mapping, agreed errors
  *   report.c      the verbose log, native fallbacks and their reason, errors the MPI way
  *   exec_ttcc.c   the two-tree broadcast protocol
+ *   exec_relay.c  a total exchange through site forwarders (hc_schedule_t.relay)
  *   exec.c        executing schedules (exchange, broadcast, reduction, redistribution)
  *   replay_memo.c flow replays already made in one planning pass (replay_memo.h, no MPI)
  *   plan.c        the plan cache: sightings, planning on rank 0, sharing the schedules
@@ -233,6 +234,7 @@ struct hc_comm {
     char algo[HC_COLL_COUNT][48]; /* resolved names (opts, then environment) */
     int flow_smpi;  /* HETCOLL_FLOW_MODEL=smpi: predictions with SMPI's default factors */
     int recv_order; /* opts.recv_order: -1 auto, else the HC_RECV_* of every exchange in pieces */
+    int relay;      /* opts.relay: -1 auto, 0 never, 1 every exchange through forwarders */
     int64_t bcast_split;  /* opts.bcast_split: -1 auto, 0 never, else the sub-messages' bytes */
     int64_t reduce_split; /* opts.reduce_split, the same for a reduction's segments */
     /* alltoallv being planned: every rank's datatypes are dense (gathered), so messages may
@@ -399,8 +401,23 @@ int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__ms
  * INT_MAX bytes. Both sides of a message see the same bytes and ends, so they cut it alike. */
 size_t hc__msg_pieces(uint32_t k, const hc__msg_t *w, uint64_t bytes, hc__msg_t *out);
 
-/* Execute events of a pairwise exchange (alltoallv). In pieces (s->segment_bytes) the call's
- * datatypes must be dense (hc__dense_type) on every rank: the caller plans pieces only then. */
+/* 1 when the exchange s moves its messages as bytes (in pieces or through forwarders), which
+ * a datatype with holes cannot. */
+static inline int hc__moves_bytes(const hc_schedule_t *s)
+{
+    return s && s->coll == HC_COLL_ALLTOALL && (s->segment_bytes || s->relay);
+}
+
+/* A total exchange through forwarders (s->relay, src/mpi/exec_relay.c): the messages m as for
+ * hc__pieces_expand (sends of o->sends, then receives of o->recvs, each holding its event's
+ * bytes contiguously at m->buf; tags of the messages inside a group as given, never
+ * MPI_ANY_TAG), moved in the two phases of hc_schedule_t.relay on comm (rank me). */
+int hc__relay_run(MPI_Comm comm, int me, const hc_schedule_t *s, const hc__order_t *o,
+                  const hc__msg_t *m);
+
+/* Execute events of a pairwise exchange (alltoallv). In pieces (s->segment_bytes) or through
+ * forwarders (s->relay) the call's datatypes must be dense (hc__dense_type) on every rank: the
+ * caller plans them only then (hc__moves_bytes). */
 int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o,
                       const char *sendbuf, const int *sendcounts, const int *sdispls,
                       MPI_Datatype sendtype, char *recvbuf, const int *recvcounts,

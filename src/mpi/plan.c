@@ -81,7 +81,7 @@ static void sighting_forget(hc_comm_t *c, uint64_t h)
 static int same_shape(const hc_schedule_t *a, const hc_schedule_t *b)
 {
     if (a->coll != b->coll || a->n_events != b->n_events || a->n_segments != b->n_segments ||
-        a->recv_order != b->recv_order ||
+        a->recv_order != b->recv_order || a->relay != b->relay ||
         (a->coll != HC_COLL_REDUCE && a->segment_bytes != b->segment_bytes) ||
         !a->piece_groups != !b->piece_groups ||
         (a->piece_groups && b->piece_groups && a->P == b->P &&
@@ -975,6 +975,90 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
     hc_error_clear();
 }
 
+/* s through site forwarders (hc_schedule_t.relay): its groups the platform's clusters (a node
+ * of none, alone), its forwarded messages in pieces of `piece` bytes (0: whole), every message
+ * posted at once; its note says so. 0 when the platform has fewer than two clusters, or none
+ * of two nodes or more. */
+static int set_relay(const hc_problem_t *pb, hc_schedule_t *s, uint64_t piece)
+{
+    const hc_platform_t *p = pb->platform;
+    if (!p || hc_platform_size(p) != s->P || s->coll != HC_COLL_ALLTOALL)
+        return 0;
+    int32_t *g = malloc(sizeof *g * (s->P + 1));
+    if (!g)
+        return 0;
+    int32_t next = 0, any = -1, two = 0;
+    for (uint32_t v = 0; v < s->P; v++) {
+        int32_t k = hc_platform_cluster_of(p, v);
+        next = k + 1 > next ? k + 1 : next;
+        g[v] = k;
+    }
+    int pair = 0; /* a group of two nodes at least: else nothing to gather */
+    for (uint32_t v = 0; v < s->P; v++) {
+        g[v] = g[v] >= 0 ? g[v] : next++; /* alone */
+        two |= any >= 0 && g[v] != any;
+        any = any < 0 ? g[v] : any;
+        for (uint32_t u = 0; !pair && u < v; u++)
+            pair = g[u] == g[v];
+    }
+    if (!two || !pair || (uint32_t)next > s->P) {
+        free(g);
+        return 0;
+    }
+    free(s->piece_groups);
+    s->piece_groups = g;
+    s->relay = HC_RELAY_FORWARDERS;
+    s->segment_bytes = piece;
+    s->window = 0; /* every message at once, whatever the window */
+    s->recv_order = HC_RECV_MESSAGES;
+    int rc = piece ? hc_schedule_set_note(s,
+                                          "%s through site forwarders, forwarded in pieces of "
+                                          "%llu B",
+                                          s->algorithm, (unsigned long long)piece)
+                   : hc_schedule_set_note(s, "%s through site forwarders", s->algorithm);
+    if (rc != HC_OK)
+        hc_error_clear(); /* words only */
+    return 1;
+}
+
+/* A total exchange through site forwarders (Jeannot and Steffenel's two phases,
+ * hc_schedule_t.relay): post-all `from` with the platform's clusters as groups, its forwarded
+ * messages whole and in pieces of SimGrid's best class (under its factors) or of 8 KiB,
+ * predicted by the flow model; the fastest into *out when predicted HC__VARIANT_GAIN faster than
+ * `whole` (post-all's time), or whatever its time when `forced` (HETCOLL_RELAY=forwarders).
+ * Under SimGrid's size classes small blocks gathered into the best class cross a 100 Mb/s
+ * uplink three times as fast: the 3-site grid's 1 KiB exchange, 63 ranks, 0.463 s predicted
+ * posted at once, 0.163 s in 7168 B forwarded pieces (SMPI: 0.491 s and 0.191 s in 9360 B
+ * sends, docs/design.md). */
+static void relay_variants(const hc_problem_t *pb, const hc_schedule_t *from, int smpi,
+                           double whole, int forced, hc_schedule_t **out)
+{
+    /* offered for blocks below SimGrid's best class only: from its bottom on, pieces reach
+     * it without a second hop (SMPI, 16 KiB: 2.285 s through forwarders, pieces 2.255 s
+     * predicted); the plain model sees no gain to gather */
+    uint64_t most = 0;
+    for (size_t i = 0; i < from->n_events; i++)
+        most = from->events[i].bytes > most ? from->events[i].bytes : most;
+    if (!forced && (!smpi || most >= HC__SMPI_BEST_BOTTOM_BYTES))
+        return;
+    const uint64_t pieces[] = {0, smpi ? HC__SMPI_BEST_TOP_BYTES : 8192};
+    hc_schedule_t *best = NULL;
+    for (size_t k = 0; k < sizeof pieces / sizeof *pieces; k++) {
+        hc_schedule_t *t = NULL;
+        if (hc_schedule_clone(from, &t) != HC_OK || !set_relay(pb, t, pieces[k]) ||
+            flow_predict(pb, t, smpi) != HC_OK) {
+            hc_schedule_destroy(t);
+            continue;
+        }
+        keep(t, &best);
+    }
+    hc_error_clear();
+    if (best && (forced || best->makespan < HC__VARIANT_GAIN * whole))
+        *out = best;
+    else
+        hc_schedule_destroy(best);
+}
+
 /* Rank 0: the schedules to offer. A forced algorithm gives one. "auto" gives the best
  * predicted schedule and, when `max` > 1, up to max - 1 distinct alternatives predicted within
  * HC__SHORTLIST_RATIO of it, best first: for total exchange the registry's auto (never
@@ -988,7 +1072,7 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
  * pieces takes it). */
 static int plan_pass(const hc_problem_t *pb, const char *name, hc_schedule_t **out, uint32_t max,
                      uint32_t *n_out, double limit, int links, int smpi, int pieces, int recv_order,
-                     const hc_problem_t *exch, int64_t split)
+                     int relay, const hc_problem_t *exch, int64_t split)
 {
     hc_algo_opts_t o;
     hc_algo_opts_init(&o);
@@ -1002,7 +1086,11 @@ static int plan_pass(const hc_problem_t *pb, const char *name, hc_schedule_t **o
         if (rc == HC_OK && pb->coll == HC_COLL_ALLTOALL && out[0]->segment_bytes &&
             recv_order == (int)HC_RECV_ROUND_ROBIN && set_round_robin(out[0]) != HC_OK)
             hc_error_clear(); /* the note's words only; predicted below */
-        if (rc == HC_OK && links && flow_predict(pb, out[0], smpi) == HC_OK) {
+        if (rc == HC_OK && pb->coll == HC_COLL_ALLTOALL && pieces && relay == 1 &&
+            set_relay(pb, out[0], 0)) {
+            if (links && flow_predict(pb, out[0], smpi) != HC_OK) /* HETCOLL_RELAY=forwarders */
+                hc_error_clear(); /* the per-pair prediction stands */
+        } else if (rc == HC_OK && links && flow_predict(pb, out[0], smpi) == HC_OK) {
             /* else the per-pair prediction stands */
             if (pb->coll == HC_COLL_BCAST || pb->coll == HC_COLL_REDUCE)
                 shape_variants(pb, name, &o, smpi, &out[0]);
@@ -1033,7 +1121,7 @@ static int plan_pass(const hc_problem_t *pb, const char *name, hc_schedule_t **o
         return rc;
     }
     size_t n_algos = hc_algo_count(), n = 0;
-    hc_schedule_t **all = calloc(n_algos + 2, sizeof *all); /* + the piece variants */
+    hc_schedule_t **all = calloc(n_algos + 3, sizeof *all); /* + pieces, round-robin, relay */
     if (!all)
         return hc_error_set(HC_ERR_NOMEM, "out of memory planning");
     /* auto plans a reduction with sender-receiver costs; the algorithms of 003's rows (each
@@ -1077,8 +1165,10 @@ static int plan_pass(const hc_problem_t *pb, const char *name, hc_schedule_t **o
             split_variants(pb, smpi, split, &s);
             lead = s->makespan < lead ? s->makespan : lead;
         }
-        if (last == HC_OK && links && pieces && strcmp(a->name, "post-all") == 0)
+        if (last == HC_OK && links && pieces && strcmp(a->name, "post-all") == 0 && relay != 1)
             piece_variants(pb, &o, smpi, s->makespan, recv_order, &all[n_algos], &all[n_algos + 1]);
+        if (last == HC_OK && links && pieces && strcmp(a->name, "post-all") == 0 && relay != 0)
+            relay_variants(pb, s, smpi, s->makespan, relay == 1, &all[n_algos + 2]);
         if (last == HC_OK)
             all[n++] = s;
     }
@@ -1094,7 +1184,12 @@ static int plan_pass(const hc_problem_t *pb, const char *name, hc_schedule_t **o
         hc_schedule_destroy(whole);
         hc_error_clear();
     }
-    for (size_t k = n_algos; k < n_algos + 2; k++)
+    if (relay == 1 && all[n_algos + 2]) { /* HETCOLL_RELAY=forwarders: nothing else */
+        for (size_t i = 0; i < n; i++)
+            hc_schedule_destroy(all[i]);
+        n = 0;
+    }
+    for (size_t k = n_algos; k < n_algos + 3; k++)
         if (all[k]) { /* the piece variants */
             all[n++] = all[k];
             all[k] = NULL;
@@ -1128,11 +1223,12 @@ static int plan_pass(const hc_problem_t *pb, const char *name, hc_schedule_t **o
  * and bnb-pq's, which equal snf-pq's there. */
 static int plan_schedules(const hc_problem_t *pb, const char *name, hc_schedule_t **out,
                           uint32_t max, uint32_t *n_out, double limit, int links, int smpi,
-                          int pieces, int recv_order, const hc_problem_t *exch, int64_t split)
+                          int pieces, int recv_order, int relay, const hc_problem_t *exch,
+                          int64_t split)
 {
     hc__memo_create(&memo);
-    int rc =
-        plan_pass(pb, name, out, max, n_out, limit, links, smpi, pieces, recv_order, exch, split);
+    int rc = plan_pass(pb, name, out, max, n_out, limit, links, smpi, pieces, recv_order, relay,
+                       exch, split);
     hc__memo_destroy(memo);
     memo = NULL;
     return rc;
@@ -1180,7 +1276,7 @@ static int exchange_of(const hc_comm_t *c, const hc_problem_t *pb, hc_problem_t 
 typedef struct {
     int32_t status, coll; /* coll: a redistribution's candidate may be an exchange */
     uint32_t n_events, n_steps, n_segments, has_parent, n_members, has_groups;
-    uint32_t root, n1, n2, k, window, recv_order;
+    uint32_t root, n1, n2, k, window, recv_order, relay;
     double makespan, lower_bound, beta, window_bdp_factor;
     uint64_t segment_bytes, split_bytes;
     char algorithm[48];
@@ -1208,6 +1304,7 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
         h.beta = (*s)->beta;
         h.window = (*s)->window;
         h.recv_order = (*s)->recv_order;
+        h.relay = (*s)->relay;
         h.window_bdp_factor = (*s)->window_bdp_factor;
         h.segment_bytes = (*s)->segment_bytes;
         h.split_bytes = (*s)->split_bytes;
@@ -1252,6 +1349,7 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
             (*s)->beta = h.beta;
             (*s)->window = h.window;
             (*s)->recv_order = h.recv_order;
+            (*s)->relay = h.relay;
             (*s)->window_bdp_factor = h.window_bdp_factor;
             (*s)->segment_bytes = h.segment_bytes;
             (*s)->split_bytes = h.split_bytes;
@@ -1395,10 +1493,10 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
             hc_error_clear();
         }
         if (rc == HC_OK)
-            rc = plan_schedules(pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched,
-                                search_limit(c, forced), links, c->flow_smpi,
-                                coll == HC_COLL_ALLTOALL && c->a2a_pieces_ok, c->recv_order, exch,
-                                coll == HC_COLL_REDUCE ? c->reduce_split : c->bcast_split);
+            rc = plan_schedules(
+                pb, algo, cand, tune ? HC__CAND_MAX - 1 : 1, &n_sched, search_limit(c, forced),
+                links, c->flow_smpi, coll == HC_COLL_ALLTOALL && c->a2a_pieces_ok, c->recv_order,
+                c->relay, exch, coll == HC_COLL_REDUCE ? c->reduce_split : c->bcast_split);
         /* on links the prediction is the flow model's: its bound is the link bound (the
          * problem's per-pair bound is 003's whole-message model, which pipelines and pieces
          * beat), on the platform as the flow model sees it at best (under SMPI's model the
@@ -1432,13 +1530,17 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
                 n += snprintf(shape + n, sizeof shape - (size_t)n,
                               ", across sites in messages of %llu B",
                               (unsigned long long)w->split_bytes);
-            if (w->window && n >= 0 && (size_t)n < sizeof shape)
+            if (w->window == HC_WINDOW_ALL && n >= 0 && (size_t)n < sizeof shape)
+                n += snprintf(shape + n, sizeof shape - (size_t)n, ", every message at once");
+            else if (w->window && n >= 0 && (size_t)n < sizeof shape)
                 n += snprintf(shape + n, sizeof shape - (size_t)n, ", window %u", w->window);
             if (w->window_bdp_factor > 0 && n >= 0 && (size_t)n < sizeof shape)
                 n += snprintf(shape + n, sizeof shape - (size_t)n, ", window rule x %.3g",
                               w->window_bdp_factor);
             if (w->recv_order == HC_RECV_ROUND_ROBIN && n >= 0 && (size_t)n < sizeof shape)
-                snprintf(shape + n, sizeof shape - (size_t)n, ", receives round-robin");
+                n += snprintf(shape + n, sizeof shape - (size_t)n, ", receives round-robin");
+            if (w->relay && n >= 0 && (size_t)n < sizeof shape)
+                snprintf(shape + n, sizeof shape - (size_t)n, ", through site forwarders");
             hc__log(c, "%s: planned in %.3g s: %s%s (predicted %.6g s, %s %.6g s)",
                     hc_coll_name(coll), hc__now() - t0, w->algorithm, shape, w->makespan, lb_name,
                     lb);

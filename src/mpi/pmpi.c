@@ -148,6 +148,12 @@ static void configure(void)
         WARN("HETCOLL_RECV_ORDER=%s: not auto, messages or round-robin; using auto", ro);
     else
         cfg.opts.recv_order = ro && *ro ? ro : NULL;
+    const char *rl = getenv("HETCOLL_RELAY");
+    if (rl && *rl && strcmp(rl, "auto") != 0 && strcmp(rl, "never") != 0 &&
+        strcmp(rl, "forwarders") != 0)
+        WARN("HETCOLL_RELAY=%s: not auto, never or forwarders; using auto", rl);
+    else
+        cfg.opts.relay = rl && *rl ? rl : NULL;
     const char *bs = getenv("HETCOLL_BCAST_SPLIT");
     if (bs && *bs && hc__bcast_split_parse(bs) == -2)
         WARN("HETCOLL_BCAST_SPLIT=%s: not auto, never or a size in bytes; using auto", bs);

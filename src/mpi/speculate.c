@@ -70,8 +70,11 @@ int hc__spec_run(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, int
     }
     /* in pieces, a message moves as bytes: a datatype with holes cannot (the sizes are the
      * recorded ones, so it goes as a changed pair; the redo plans whole messages) */
-    const int usable = args_ok && (!s->segment_bytes ||
+    const int usable = args_ok && (!hc__moves_bytes(s) ||
                                    (hc__dense_type(sendtype, 2) && hc__dense_type(recvtype, 2)));
+    /* through forwarders a message's tag cannot carry its sender's bit (a forwarded message
+     * holds several senders' blocks): agree by the reduction */
+    const int dense = sp->dense && !s->relay;
     int ok = usable;
     for (int j = 0; ok && j < P; j++)
         ok = nbytes(sendcounts[j], ssz) == sp->row[j] && nbytes(recvcounts[j], rsz) == sp->col[j];
@@ -93,8 +96,8 @@ int hc__spec_run(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, int
     int err = m && zeros && scratch ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     /* An allocation failure here is local; the other ranks are already exchanging, so it ends
      * the program's use of this communicator like any MPI failure would. */
-    const int stag = sp->dense ? (ok ? TAG_OK : TAG_STALE) : TAG_OK;
-    const int rtag = sp->dense ? MPI_ANY_TAG : TAG_OK;
+    const int stag = dense ? (ok ? TAG_OK : TAG_STALE) : TAG_OK;
+    const int rtag = dense ? MPI_ANY_TAG : TAG_OK;
     uint64_t roff = 0;
     for (size_t i = 0; err == MPI_SUCCESS && i < o->ns; i++) {
         int d = (int)s->events[o->sends[i]].dst;
@@ -117,23 +120,25 @@ int hc__spec_run(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o, int
     /* in pieces: the messages' pieces, each with its message's buffer, tag and peer */
     hc__msg_t *run = m, *pm = NULL;
     size_t ns = o->ns, nr = o->nr;
-    if (err == MPI_SUCCESS && s->segment_bytes) {
+    if (err == MPI_SUCCESS && s->segment_bytes && !s->relay) {
         err = hc__pieces_expand(s, o, m, &pm, &ns, &nr);
         run = pm;
     }
     MPI_Request agree = MPI_REQUEST_NULL;
     int stale = !ok, any_stale = 0;
-    if (err == MPI_SUCCESS && !sp->dense)
+    if (err == MPI_SUCCESS && !dense)
         err = MPI_Iallreduce(&stale, &any_stale, 1, MPI_INT, MPI_MAX, c->comm, &agree);
     if (err == MPI_SUCCESS && ok && sendcounts[me] > 0)
         err = MPI_Sendrecv(sendbuf + sdispls[me] * sext, sendcounts[me], sendtype, me, 0,
                            recvbuf + rdispls[me] * rext, recvcounts[me], recvtype, me, 0, c->comm,
                            MPI_STATUS_IGNORE);
-    if (err == MPI_SUCCESS)
+    if (err == MPI_SUCCESS && s->relay)
+        err = hc__relay_run(c->comm, me, s, o, m);
+    else if (err == MPI_SUCCESS)
         err = hc__exchange_run(c->comm, run, ns, o->ws, run + ns, nr, o->wr);
-    if (err == MPI_SUCCESS && !sp->dense)
+    if (err == MPI_SUCCESS && !dense)
         err = MPI_Wait(&agree, MPI_STATUS_IGNORE);
-    if (err == MPI_SUCCESS && sp->dense) {
+    if (err == MPI_SUCCESS && dense) {
         any_stale = stale;
         for (size_t i = 0; i < nr; i++)
             any_stale |= run[ns + i].tag != TAG_OK;

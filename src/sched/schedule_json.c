@@ -228,6 +228,8 @@ int hc_schedule_to_json(const hc_schedule_t *s, char **out)
         json_object_set_new(root, "split_bytes", json_integer((json_int_t)s->split_bytes));
     if (s->coll == HC_COLL_ALLTOALL && s->recv_order == HC_RECV_ROUND_ROBIN)
         json_object_set_new(root, "recv_order", json_string("round-robin"));
+    if (s->coll == HC_COLL_ALLTOALL && s->relay == HC_RELAY_FORWARDERS)
+        json_object_set_new(root, "relay", json_string("forwarders"));
     if (s->coll == HC_COLL_REDUCE && s->has_search) {
         json_t *o = json_object();
         json_object_set_new(o, "nodes_visited", jreal(s->search.nodes_visited));
@@ -374,7 +376,7 @@ static int is_known(hc_coll_t coll, const char *key)
                                         "trees", "segment_bytes", "piece_groups"};
     static const char *const reduce[] = {"root", "search", "segment_bytes", "piece_groups",
                                          "split_bytes"};
-    static const char *const alltoall[] = {"segment_bytes", "piece_groups", "recv_order"};
+    static const char *const alltoall[] = {"segment_bytes", "piece_groups", "recv_order", "relay"};
     for (size_t i = 0; i < sizeof common / sizeof *common; i++)
         if (strcmp(key, common[i]) == 0)
             return 1;
@@ -782,6 +784,14 @@ static int parse_root(const ctx_t *c, json_t *root, hc_schedule_t **out)
         s->recv_order = HC_RECV_ROUND_ROBIN;
     else if (v && !(json_is_string(v) && strcmp(json_string_value(v), "messages") == 0))
         TRY(perr(c, "recv_order", "must be \"messages\" or \"round-robin\""));
+    v = coll == HC_COLL_ALLTOALL ? json_object_get(root, "relay") : NULL;
+    if (v && json_is_string(v) && strcmp(json_string_value(v), "forwarders") == 0)
+        s->relay = HC_RELAY_FORWARDERS;
+    else if (v && !(json_is_string(v) && strcmp(json_string_value(v), "none") == 0))
+        TRY(perr(c, "relay", "must be \"none\" or \"forwarders\""));
+    if (s->relay && !s->piece_groups)
+        TRY(perr(c, "relay",
+                 "\"forwarders\" needs piece_groups (the groups the forwarders serve)"));
     v = json_object_get(root, "note");
     if (v) {
         if (!json_is_string(v))

@@ -108,6 +108,10 @@ static int check_structure(const hc_schedule_t *s)
         return BAD("segments: %u segments but only %zu events", s->n_segments, s->n_events);
     if (s->parent2 && !s->parent)
         return BAD("structure: a redundant tree (parent2) needs the original tree (parent)");
+    if (s->relay > HC_RELAY_FORWARDERS)
+        return BAD("structure: unknown relay %u", s->relay);
+    if (s->relay && (s->coll != HC_COLL_ALLTOALL || !s->piece_groups))
+        return BAD("structure: forwarders (relay) need a total exchange with piece_groups");
     if (!isfinite(s->makespan) || s->makespan < 0)
         return BAD("makespan: must be finite and >= 0 (got %g)", s->makespan);
     for (size_t i = 0; i < s->n_events; i++) {

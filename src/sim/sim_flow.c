@@ -35,9 +35,10 @@ enum { X_SREL = 0, X_SEND = 1, X_REND = 2, X_SPOST = 3 };
 typedef struct {
     uint32_t src, dst; /* platform nodes */
     double bytes;
-    size_t ev; /* the schedule's event */
+    size_t ev; /* the schedule's event (SIZE_MAX: a forwarder's message, several events') */
     uint32_t sleft, rleft;
     double spost, rpost;
+    double tstart, tend; /* when it ran */
     unsigned char eager, sready, rready, added, done;
 } xfer_t;
 
@@ -58,6 +59,10 @@ typedef struct {
     size_t n_groups, *goff, *gidx, *gnext, *greleased;
     uint32_t *gwin;
     size_t *sgroup, *rgroup; /* per transfer: its send / receive group, or SIZE_MAX */
+    /* Forwarders (hc_schedule_t.relay): per event between groups, its phase-1 transfer
+     * (SIZE_MAX: it leaves from its forwarder) and its phase-2 transfers [a, b); rv NULL when
+     * the schedule has no forwarders. */
+    size_t *rv_p1, *rv_a, *rv_b;
 } fr_t;
 
 static int push_xfer(fr_t *f, uint32_t src, uint32_t dst, double bytes, size_t ev, uint64_t eager)
@@ -230,10 +235,14 @@ static int run(fr_t *f, const hc_platform_t *pl, const hc_sim_opts_t *opts, hc_s
         xfer_t *x = &f->x[y];
         x->done = 1;
         done++;
-        hc_event_t *ev = &r->events[x->ev];
         double st = fmax(x->spost, x->rpost);
-        ev->start = fmin(ev->start, st);
-        ev->end = fmax(ev->end, t);
+        x->tstart = st;
+        x->tend = t;
+        if (x->ev != SIZE_MAX) {
+            hc_event_t *ev = &r->events[x->ev];
+            ev->start = fmin(ev->start, st);
+            ev->end = fmax(ev->end, t);
+        }
         if (t > r->makespan)
             r->makespan = t;
         push_edges(f, f->off_end, f->adj_end, y, t);
@@ -476,6 +485,144 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
     free(ro);
     free(ri);
     return rc;
+}
+
+/* A total exchange through forwarders (hc_schedule_t.relay), as hc_schedule_forwarder says:
+ * every send and receive posted at once; messages inside a group direct (their pieces as
+ * build_events cuts them); per sender and forwarder one phase-1 transfer of the sender's blocks
+ * for the forwarder's destinations; per forwarder and destination the phase-2 message of the
+ * group's blocks, in hc_schedule_pieces pieces, each gated by every phase-1 transfer into the
+ * forwarder (data edges). Groups are numbered densely here (g), members in id order. */
+static int build_relay(fr_t *f, const hc_schedule_t *s, const hc_sim_opts_t *opts)
+{
+    const uint32_t P = s->P;
+    const size_t E = s->n_events;
+    uint32_t *g = hc__malloc(P + 1, sizeof *g), *pos = hc__malloc(P + 1, sizeof *pos);
+    uint32_t *cnt = hc__calloc(P + 1, sizeof *cnt), *mem = hc__malloc(P + 1, sizeof *mem);
+    uint32_t *first = hc__calloc(P + 2, sizeof *first);
+    int32_t *label = hc__malloc(P + 1, sizeof *label);
+    double *b1 = NULL, *b2 = NULL;
+    size_t *t1 = NULL, *t2a = NULL, *t2b = NULL;
+    int rc = g && pos && cnt && mem && first && label
+                 ? HC_OK
+                 : hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    uint32_t G = 0, maxn = 0;
+    for (uint32_t v = 0; rc == HC_OK && v < P; v++) { /* dense group numbers, by first member */
+        uint32_t k = 0;
+        while (k < G && label[k] != s->piece_groups[v])
+            k++;
+        if (k == G)
+            label[G++] = s->piece_groups[v];
+        g[v] = k;
+        pos[v] = cnt[k]++;
+        maxn = cnt[k] > maxn ? cnt[k] : maxn;
+    }
+    for (uint32_t k = 0; rc == HC_OK && k < G; k++)
+        first[k + 1] = first[k] + cnt[k];
+    for (uint32_t v = 0; rc == HC_OK && v < P; v++)
+        mem[first[g[v]] + pos[v]] = v;
+    /* phase 1 per (sender, forwarder position), phase 2 per (destination, sender group) */
+    if (rc == HC_OK) {
+        b1 = hc__calloc((size_t)P * maxn + 1, sizeof *b1);
+        b2 = hc__calloc((size_t)P * G + 1, sizeof *b2);
+        t1 = hc__malloc((size_t)P * maxn + 1, sizeof *t1);
+        t2a = hc__malloc((size_t)P * G + 1, sizeof *t2a);
+        t2b = hc__malloc((size_t)P * G + 1, sizeof *t2b);
+        f->rv_p1 = hc__malloc(E + 1, sizeof *f->rv_p1);
+        f->rv_a = hc__malloc(E + 1, sizeof *f->rv_a);
+        f->rv_b = hc__malloc(E + 1, sizeof *f->rv_b);
+        if (!b1 || !b2 || !t1 || !t2a || !t2b || !f->rv_p1 || !f->rv_a || !f->rv_b)
+            rc = hc__error(HC_ERR_NOMEM, "out of memory in the simulator");
+    }
+#define FWD_POS(x, j) (pos[j] % cnt[g[x]]) /* the forwarder's position in x's group */
+    for (size_t i = 0; rc == HC_OK && i < E; i++) {
+        const hc_event_t *e = &s->events[i];
+        f->rv_p1[i] = f->rv_a[i] = f->rv_b[i] = SIZE_MAX;
+        if (g[e->src] == g[e->dst]) { /* direct */
+            const uint32_t n = hc_schedule_message_pieces(s, e->src, e->dst, e->bytes);
+            for (uint32_t k = 0; rc == HC_OK && k < n; k++)
+                rc = push_xfer(f, e->src, e->dst,
+                               (double)(hc_schedule_piece_offset(e->bytes, n, k + 1) -
+                                        hc_schedule_piece_offset(e->bytes, n, k)),
+                               i, opts->eager_bytes);
+            continue;
+        }
+        const uint32_t fp = FWD_POS(e->src, e->dst), fw = mem[first[g[e->src]] + fp];
+        if (fw != e->src)
+            b1[(size_t)e->src * maxn + fp] += (double)e->bytes;
+        b2[(size_t)e->dst * G + g[e->src]] += (double)e->bytes;
+    }
+    for (size_t q = 0; rc == HC_OK && q < (size_t)P * maxn; q++) {
+        t1[q] = SIZE_MAX;
+        const uint32_t x = (uint32_t)(q / maxn), fp = (uint32_t)(q % maxn);
+        if (b1[q] > 0) {
+            t1[q] = f->n;
+            rc = push_xfer(f, x, mem[first[g[x]] + fp], b1[q], SIZE_MAX, opts->eager_bytes);
+        }
+    }
+    for (size_t q = 0; rc == HC_OK && q < (size_t)P * G; q++) {
+        t2a[q] = t2b[q] = f->n;
+        const uint32_t j = (uint32_t)(q / G), a = (uint32_t)(q % G);
+        if (b2[q] <= 0)
+            continue;
+        const uint32_t fw = mem[first[a] + pos[j] % cnt[a]];
+        const uint64_t bytes = (uint64_t)b2[q];
+        const uint32_t n = hc_schedule_message_pieces(s, fw, j, bytes);
+        for (uint32_t k = 0; rc == HC_OK && k < n; k++)
+            rc = push_xfer(f, fw, j,
+                           (double)(hc_schedule_piece_offset(bytes, n, k + 1) -
+                                    hc_schedule_piece_offset(bytes, n, k)),
+                           SIZE_MAX, opts->eager_bytes);
+        t2b[q] = f->n;
+        /* gated by every phase-1 transfer into fw */
+        for (uint32_t m = 0; rc == HC_OK && m < cnt[a]; m++) {
+            const uint32_t x = mem[first[a] + m];
+            const size_t p1 = t1[(size_t)x * maxn + pos[fw]];
+            for (size_t y = t2a[q]; rc == HC_OK && p1 != SIZE_MAX && y < t2b[q]; y++)
+                rc = hc__edges_add(&f->g, p1, y, X_SEND);
+        }
+    }
+    for (size_t i = 0; rc == HC_OK && i < E; i++) { /* each event's transfers, for its times */
+        const hc_event_t *e = &s->events[i];
+        if (g[e->src] == g[e->dst])
+            continue;
+        const size_t q = (size_t)e->dst * G + g[e->src];
+        f->rv_p1[i] = t1[(size_t)e->src * maxn + FWD_POS(e->src, e->dst)];
+        f->rv_a[i] = t2a[q];
+        f->rv_b[i] = t2b[q];
+    }
+#undef FWD_POS
+    free(g);
+    free(pos);
+    free(cnt);
+    free(mem);
+    free(first);
+    free(label);
+    free(b1);
+    free(b2);
+    free(t1);
+    free(t2a);
+    free(t2b);
+    return rc;
+}
+
+/* The times of the events between groups of a relay: from their phase-1 transfer's start (or
+ * their phase 2's, from the forwarder itself) to the end of their phase 2. */
+static void relay_times(const fr_t *f, hc_sim_result_t *r)
+{
+    for (size_t i = 0; f->rv_a && i < r->n_events; i++) {
+        if (f->rv_a[i] == SIZE_MAX)
+            continue;
+        double st = INFINITY, en = 0;
+        if (f->rv_p1[i] != SIZE_MAX)
+            st = f->x[f->rv_p1[i]].tstart;
+        for (size_t y = f->rv_a[i]; y < f->rv_b[i]; y++) {
+            st = fmin(st, f->x[y].tstart);
+            en = fmax(en, f->x[y].tend);
+        }
+        r->events[i].start = isfinite(st) ? st : 0;
+        r->events[i].end = en;
+    }
 }
 
 /* An edge from every transfer of piece a to every transfer of piece b (pieces in sub-messages:
@@ -896,10 +1043,13 @@ int hc__simulate_flow(const hc_schedule_t *s, const hc_problem_t *truth, const h
     fr_t f;
     memset(&f, 0, sizeof f);
     if (rc == HC_OK)
-        rc = s->coll == HC_COLL_REDUCE ? build_reduce(&f, s, truth, opts, order)
-                                       : build_events(&f, s, truth, opts, order);
+        rc = s->coll == HC_COLL_REDUCE     ? build_reduce(&f, s, truth, opts, order)
+             : s->relay && s->piece_groups ? build_relay(&f, s, opts)
+                                           : build_events(&f, s, truth, opts, order);
     if (rc == HC_OK)
         rc = run(&f, pl, opts, r);
+    if (rc == HC_OK)
+        relay_times(&f, r);
     hc__fe_destroy(f.fe);
     hc_platform_destroy(nic);
     free(order);
@@ -921,5 +1071,8 @@ int hc__simulate_flow(const hc_schedule_t *s, const hc_problem_t *truth, const h
     free(f.gwin);
     free(f.sgroup);
     free(f.rgroup);
+    free(f.rv_p1);
+    free(f.rv_a);
+    free(f.rv_b);
     return rc;
 }

@@ -17,7 +17,8 @@
  * also draws the platform (built-in, random generators, 3 sites with links, random
  * heterogeneous matrices) and
  * forces every registered algorithm, "native" and "auto" in turn; the receive order of an
- * exchange in pieces (hc_comm_opts_t.recv_order) goes auto, round-robin, messages by index.
+ * exchange in pieces (hc_comm_opts_t.recv_order) goes auto, round-robin, messages by index,
+ * and an exchange through site forwarders (hc_comm_opts_t.relay) auto, never, forwarders.
  *
  * Every rank draws the same cases: case k's parameters come from (seed, k) only, so
  *   mpirun -np P stress --seed S --first K --cases N
@@ -301,6 +302,7 @@ typedef struct {
     const char *recv_order;   /* of an exchange in pieces (API mode): by the case's index */
     const char *bcast_split;  /* a broadcast's pieces across sites (API mode): by the index */
     const char *reduce_split; /* a reduction's segments across sites (API mode): likewise */
+    const char *relay;        /* an exchange through site forwarders (API mode): likewise */
 } case_t;
 
 static _Thread_local const case_t *current;
@@ -311,7 +313,7 @@ static void describe(const case_t *c, char *out, size_t len)
     snprintf(out, len,
              "case %ld: %s on %s of %d ranks, root %d, %s x %ld / %s x %ld, op %s, in place %d, "
              "%d reps, algorithm %s, platform %s, delay rank %d %.4f s, fault delay '%s', "
-             "receive order %s, broadcast split %s, reduction split %s",
+             "receive order %s, broadcast split %s, reduction split %s, relay %s",
              c->index, coll_names[c->coll],
              c->comm_kind == 0   ? "MPI_COMM_WORLD"
              : c->comm_kind == 1 ? "a duplicate"
@@ -320,7 +322,8 @@ static void describe(const case_t *c, char *out, size_t len)
              c->op_name ? c->op_name : "-", c->in_place, c->reps, c->algo, c->platform,
              c->delay_rank, c->delay, c->fault, c->recv_order ? c->recv_order : "(environment)",
              c->bcast_split ? c->bcast_split : "(environment)",
-             c->reduce_split ? c->reduce_split : "(environment)");
+             c->reduce_split ? c->reduce_split : "(environment)",
+             c->relay ? c->relay : "(environment)");
 }
 
 static void watchdog(int sig)
@@ -989,6 +992,9 @@ static void run_case(long index, comms_t *cs, MPI_Comm self)
     static const char *const splits[] = {"auto", "never", "1000", "3468"};
     c.bcast_split = o.bcast_split = splits[((uint64_t)c.index * 0xC2B2AE3D27D4EB4Full >> 40) % 4];
     c.reduce_split = o.reduce_split = splits[((uint64_t)c.index * 0x165667B19E3779F9ull >> 40) % 4];
+    /* an exchange through site forwarders: the planner's choice, never, or always */
+    static const char *const relays[] = {"auto", "never", "forwarders"};
+    c.relay = o.relay = relays[((uint64_t)c.index * 0x27D4EB2F165667C5ull >> 40) % 3];
     snprintf(c.algo, sizeof c.algo, "%s", algo);
     hc_platform_t *plat = draw_platform(&r, c.size, c.platform, sizeof c.platform);
     if (f_redist) {

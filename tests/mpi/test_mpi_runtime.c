@@ -833,6 +833,78 @@ static void test_pieces_round_robin(void **state)
     free(m);
 }
 
+/* Through site forwarders (hc_schedule_t.relay, src/mpi/exec_relay.c): on the 3-site grid
+ * (100 Mb/s, 5 ms uplinks) under SMPI's model, trusting it, the 1 KiB exchange runs through
+ * forwarders (predicted faster: SimGrid's size classes favour the gathered blocks); forced by
+ * HETCOLL_RELAY=forwarders with post-all, random matrices with empty pairs, changing and
+ * repeating (gathered and speculative runs, a changed pair while speculating), one rank late:
+ * the bytes are MPI_Alltoallv's at every call; an unknown HETCOLL_RELAY is an error naming it. */
+static void test_relay(void **state)
+{
+    (void)state;
+    if (size < 3 || size > 64)
+        skip();
+    char spec[96];
+    snprintf(spec, sizeof spec, "random:sites:sites=3:nodes=%d:interleave=1", (size + 2) / 3);
+    int *m = malloc(sizeof(int) * size * size);
+    for (int i = 0; i < size * size; i++)
+        m[i] = i % (size + 1) == 0 ? 0 : 256; /* 1 KiB of ints */
+    hc_comm_t *c = smpi_model_comm(spec);
+    for (int rep = 0; rep < 4; rep++)
+        typed_matrix(c, m, MPI_INT, sizeof(int), 800 + (uint64_t)rep);
+    if (rank == 0)
+        printf("alltoallv 1 KiB on %s: %s\n", spec, hc_comm_last_note(c));
+    if (size % 3 == 0 && size >= 6) /* two nodes per site or more: predicted 21 % faster */
+        assert_non_null(strstr(hc_comm_last_note(c), "through site forwarders"));
+    hc_comm_destroy(c);
+    /* post-all forced: planned at every call until a matrix repeats, then speculated on */
+    hc_platform_t *p = NULL;
+    assert_int_equal(hc_platform_load(spec, &p), HC_OK);
+    hc_comm_opts_t o;
+    hc_comm_opts_init(&o);
+    o.algo_alltoall = "post-all";
+    setenv("HETCOLL_RELAY", "forwarders", 1);
+    assert_int_equal(hc_comm_create(MPI_COMM_WORLD, p, &o, &c), MPI_SUCCESS);
+    unsetenv("HETCOLL_RELAY");
+    hc_platform_destroy(p);
+    hc_rng_t r;
+    hc_rng_seed(&r, 77);
+    int forwarded = 0;
+    for (int call = 0; call < 12; call++) {
+        if (call % 4 == 0) /* a new matrix, kept for 4 calls (then speculated on) */
+            for (int i = 0; i < size * size; i++)
+                m[i] = i % (size + 1) == 0 || hc_rng_u64(&r) % 5 == 0
+                           ? 0
+                           : 1 + (int)(hc_rng_u64(&r) % 3000);
+        if (call % 4 == 3 && rank == 1) /* one pair changes while speculating: a stale run */
+            m[1 * size + 0] += 7;
+        if (rank == call % size) {
+            const double t = MPI_Wtime() + 1e-3 * (call % 3);
+            while (MPI_Wtime() < t)
+                ;
+        }
+        if (call % 4 == 3)
+            MPI_Bcast(&m[1 * size + 0], 1, MPI_INT, 1, MPI_COMM_WORLD); /* the others' view */
+        typed_matrix(c, m, MPI_INT, sizeof(int), 900 + (uint64_t)call);
+        forwarded += strstr(hc_comm_last_note(c), "through site forwarders") != NULL;
+        if (rank == 0 && getenv("HC_TEST_VERBOSE"))
+            printf("call %d: %s [%s]\n", call, hc_comm_last_note(c), hc_comm_last_algorithm(c));
+    }
+    if (rank == 0)
+        printf("forced: %d of 12 calls through forwarders: %s\n", forwarded, hc_comm_last_note(c));
+    assert_int_equal(forwarded, size > 3 ? 12 : 0); /* one node per site: nothing to gather */
+    hc_comm_destroy(c);
+    free(m);
+    setenv("HETCOLL_RELAY", "sideways", 1);
+    assert_int_equal(hc_platform_load(spec, &p), HC_OK);
+    int rc = hc_comm_create(MPI_COMM_WORLD, p, NULL, &c);
+    unsetenv("HETCOLL_RELAY");
+    hc_platform_destroy(p);
+    assert_int_not_equal(rc, MPI_SUCCESS);
+    assert_non_null(strstr(hc_error_detail(), "HETCOLL_RELAY=sideways: must be auto, never or "
+                                              "forwarders"));
+}
+
 /* Ramps that keep SimGrid's best size class (plan.c class_ramps): on the 3-site grid (5 ms
  * uplinks shared by both directions) under SMPI's model, trusting it, the 1 MiB broadcast runs
  * the multitree in pieces ramped over more than the 16 the search had before, none above 9360 B
@@ -1518,6 +1590,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_alltoallv_pieces_cross),
         cmocka_unit_test(test_pieces_window),
         cmocka_unit_test(test_pieces_round_robin),
+        cmocka_unit_test(test_relay),
         cmocka_unit_test(test_bcast_class_ramp),
         cmocka_unit_test(test_pieces_wide_window),
         cmocka_unit_test(test_bcast_short_link_windows),
