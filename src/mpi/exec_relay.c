@@ -117,14 +117,22 @@ int hc__relay_run(MPI_Comm comm, int me_, const hc_schedule_t *s, const hc__orde
     char **p1in = calloc(nA + 1, sizeof *p1in), **p1out = calloc(nA + 1, sizeof *p1out);
     char **p2out = calloc(P + 1, sizeof *p2out), **p2in = calloc(G.n + 1, sizeof *p2in);
     const hc__msg_t **mine2 = calloc(P + 1, sizeof *mine2); /* my own block for j, via me */
+    size_t *sidx = malloc(sizeof *sidx * (P + 1)); /* my send to j: its index in o->sends */
+    uint64_t *rlen = calloc(P + 1, sizeof *rlen);  /* bytes I receive from x */
     size_t nreq = 0, cap = 2 * (o->ns + o->nr) + 2 * nA + 2 * (size_t)P +
                            (size_t)(G.n + P) * HC_SCHEDULE_MAX_PIECES + 8;
     MPI_Request *r = malloc(sizeof *r * cap);
     if (!in1 || !out1 || !boff || !blen || !out2 || !in2 || !p1in || !p1out || !p2out || !p2in ||
-        !mine2 || !r)
+        !mine2 || !sidx || !rlen || !r)
         err = hc__fail(MPI_ERR_NO_MEM, "out of memory relaying an exchange");
     for (size_t q = 0; err == MPI_SUCCESS && q < (size_t)P * nA; q++)
         boff[q] = UINT64_MAX;
+    for (uint32_t j = 0; err == MPI_SUCCESS && j <= P; j++)
+        sidx[j] = SIZE_MAX;
+    for (size_t i = 0; err == MPI_SUCCESS && i < o->ns; i++)
+        sidx[s->events[o->sends[i]].dst] = i;
+    for (size_t i = 0; err == MPI_SUCCESS && i < o->nr; i++)
+        rlen[s->events[o->recvs[i]].src] = s->events[o->recvs[i]].bytes;
     /* the forwarder's view, from the planned bytes: every event from my group that I forward */
     for (size_t i = 0; err == MPI_SUCCESS && i < s->n_events; i++) {
         const hc_event_t *e = &s->events[i];
@@ -195,12 +203,13 @@ int hc__relay_run(MPI_Comm comm, int me_, const hc_schedule_t *s, const hc__orde
         }
         uint64_t off = 0;
         const uint32_t f = G.mem[G.first[A] + pf];
-        for (uint32_t j = 0; j < P; j++) /* destination order */
-            for (size_t i = 0; G.g[j] != A && fwd(&G, me, j) == f && i < o->ns; i++)
-                if (s->events[o->sends[i]].dst == j) {
-                    memcpy(p1out[pf] + off, m[i].buf, s->events[o->sends[i]].bytes);
-                    off += s->events[o->sends[i]].bytes;
-                }
+        for (uint32_t j = 0; j < P; j++) { /* destination order */
+            const size_t i = sidx[j];
+            if (i == SIZE_MAX || G.g[j] == A || fwd(&G, me, j) != f)
+                continue;
+            memcpy(p1out[pf] + off, m[i].buf, s->events[o->sends[i]].bytes);
+            off += s->events[o->sends[i]].bytes;
+        }
         err = MPI_Isend(p1out[pf], (int)out1[pf], MPI_BYTE, (int)f, TAG_PHASE1, comm, &r[nreq++]);
     }
     /* phase 2: once every phase-1 message into me is in */
@@ -232,13 +241,11 @@ int hc__relay_run(MPI_Comm comm, int me_, const hc_schedule_t *s, const hc__orde
         const hc_event_t *e = &s->events[o->recvs[i]];
         if (G.g[e->src] == A)
             continue;
-        uint64_t off = 0;
-        for (size_t k = 0; k < o->nr; k++) { /* blocks of e's group before e's sender */
-            const hc_event_t *x = &s->events[o->recvs[k]];
-            if (G.g[x->src] == G.g[e->src] && x->src < e->src)
-                off += x->bytes;
-        }
-        memcpy(m[o->ns + i].buf, p2in[G.g[e->src]] + off, e->bytes);
+        uint64_t off = 0; /* the blocks of e's group before e's sender's */
+        const uint32_t b = G.g[e->src];
+        for (uint32_t q = 0; q < G.pos[e->src]; q++)
+            off += rlen[G.mem[G.first[b] + q]];
+        memcpy(m[o->ns + i].buf, p2in[b] + off, e->bytes);
     }
     for (uint32_t k = 0; k <= nA; k++) {
         free(p1in[k]);
@@ -259,6 +266,8 @@ int hc__relay_run(MPI_Comm comm, int me_, const hc_schedule_t *s, const hc__orde
     free(p2out);
     free(p2in);
     free(mine2);
+    free(sidx);
+    free(rlen);
     free(r);
     groups_free(&G);
     return err;

@@ -6,7 +6,9 @@
  * receive. What gates each side, as in the runtime:
  *   - total exchange: a node's sends and its receives in planned order (its receives
  *     round-robin over its messages' pieces with HC_RECV_ROUND_ROBIN), at most the windows of
- *     hc_schedule_exec_windows in flight (0: all at once);
+ *     hc_schedule_exec_windows in flight (0: all at once); through site forwarders
+ *     (hc_schedule_t.relay) everything posted at once, a forwarder's phase-2 messages waiting
+ *     for its phase-1 ones (build_relay);
  *   - broadcast: a whole message is sent one send and one receive at a time in planned
  *     order; a segmented one keeps the sends of hc_schedule_exec_windows in flight, posted in
  *     planned order, with every receive posted; a send waits for its segment (or the whole
