@@ -256,9 +256,10 @@ int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o
         err = MPI_Sendrecv(sendbuf + sdispls[me] * sext, sendcounts[me], sendtype, me, 0,
                            recvbuf + rdispls[me] * rext, recvcounts[me], recvtype, me, 0, c->comm,
                            MPI_STATUS_IGNORE);
-    if (err != MPI_SUCCESS || o->ns + o->nr == 0)
+    /* (through forwarders a rank with no message of its own may forward others') */
+    if (err != MPI_SUCCESS || (o->ns + o->nr == 0 && !s->relay))
         return err;
-    hc__msg_t *m = malloc(sizeof *m * (o->ns + o->nr));
+    hc__msg_t *m = malloc(sizeof *m * (o->ns + o->nr + 1));
     if (!m)
         return MPI_ERR_NO_MEM;
     for (size_t i = 0; i < o->ns; i++) {
