@@ -106,26 +106,31 @@ int hc__relay_run(MPI_Comm comm, int me_, const hc_schedule_t *s, const hc__orde
     if (err != MPI_SUCCESS)
         return err;
     const uint32_t A = G.g[me], nA = G.cnt[A];
+    /* The destinations I serve, numbered in id order (sv[j], SIZE_MAX for the others): about
+     * P / nA of them, so that the tables below hold about P entries, not P x nA. */
+    size_t *sv = malloc(sizeof *sv * (P + 1)), nsv = 0;
+    for (uint32_t j = 0; sv && j < P; j++)
+        sv[j] = G.g[j] != A && fwd(&G, me, j) == me ? nsv++ : SIZE_MAX;
     /* Per node x of my group: the bytes of its phase-1 message to me (in1[pos x]); per
-     * destination position q in a remote group I serve: what arrives for it from each x. The
-     * blocks of one phase-1 message are in destination order, so x's block for j sits after
-     * its blocks for the destinations before j that I serve. */
+     * destination I serve (k = sv[j]) and x: x's block (blen[k nA + pos x]) and its offset in
+     * x's phase-1 message, whose blocks are in destination order. */
     uint64_t *in1 = calloc(nA + 1, sizeof *in1), *out1 = calloc(nA + 1, sizeof *out1);
-    uint64_t *boff = malloc(sizeof *boff * ((size_t)P * nA + 1)); /* (j, pos x): offset, or -1 */
-    uint64_t *blen = calloc((size_t)P * nA + 1, sizeof *blen);
+    uint64_t *boff = malloc(sizeof *boff * (nsv * nA + 1));
+    uint64_t *blen = calloc(nsv * nA + 1, sizeof *blen);
     uint64_t *out2 = calloc(P + 1, sizeof *out2), *in2 = calloc(G.n + 1, sizeof *in2);
     char **p1in = calloc(nA + 1, sizeof *p1in), **p1out = calloc(nA + 1, sizeof *p1out);
     char **p2out = calloc(P + 1, sizeof *p2out), **p2in = calloc(G.n + 1, sizeof *p2in);
     const hc__msg_t **mine2 = calloc(P + 1, sizeof *mine2); /* my own block for j, via me */
     size_t *sidx = malloc(sizeof *sidx * (P + 1)); /* my send to j: its index in o->sends */
     uint64_t *rlen = calloc(P + 1, sizeof *rlen);  /* bytes I receive from x */
-    size_t nreq = 0, cap = 2 * (o->ns + o->nr) + 2 * nA + 2 * (size_t)P +
-                           (size_t)(G.n + P) * HC_SCHEDULE_MAX_PIECES + 8;
+    /* requests: direct and phase 1 both ways, phase 2 in up to HC_SCHEDULE_MAX_PIECES pieces
+     * per remote group (receives) and per destination served (sends) */
+    size_t nreq = 0, cap = o->ns + o->nr + 2 * nA + (G.n + nsv) * HC_SCHEDULE_MAX_PIECES + 8;
     MPI_Request *r = malloc(sizeof *r * cap);
-    if (!in1 || !out1 || !boff || !blen || !out2 || !in2 || !p1in || !p1out || !p2out || !p2in ||
-        !mine2 || !sidx || !rlen || !r)
+    if (!sv || !in1 || !out1 || !boff || !blen || !out2 || !in2 || !p1in || !p1out || !p2out ||
+        !p2in || !mine2 || !sidx || !rlen || !r)
         err = hc__fail(MPI_ERR_NO_MEM, "out of memory relaying an exchange");
-    for (size_t q = 0; err == MPI_SUCCESS && q < (size_t)P * nA; q++)
+    for (size_t q = 0; err == MPI_SUCCESS && q < nsv * nA; q++)
         boff[q] = UINT64_MAX;
     for (uint32_t j = 0; err == MPI_SUCCESS && j <= P; j++)
         sidx[j] = SIZE_MAX;
@@ -138,15 +143,14 @@ int hc__relay_run(MPI_Comm comm, int me_, const hc_schedule_t *s, const hc__orde
         const hc_event_t *e = &s->events[i];
         if (G.g[e->src] != A || G.g[e->dst] == A || fwd(&G, e->src, e->dst) != me)
             continue;
-        const uint32_t px = G.pos[e->src];
-        blen[(size_t)e->dst * nA + px] = e->bytes;
+        blen[sv[e->dst] * nA + G.pos[e->src]] = e->bytes;
         out2[e->dst] += e->bytes;
     }
     for (uint32_t px = 0; err == MPI_SUCCESS && px < nA; px++) /* offsets in x's message */
-        for (uint32_t j = 0; j < P; j++)
-            if (blen[(size_t)j * nA + px]) {
-                boff[(size_t)j * nA + px] = in1[px];
-                in1[px] += blen[(size_t)j * nA + px];
+        for (size_t k = 0; k < nsv; k++)
+            if (blen[k * nA + px]) {
+                boff[k * nA + px] = in1[px];
+                in1[px] += blen[k * nA + px];
             }
     in1[G.pos[me]] = 0; /* my own blocks come from my send buffer */
     /* receives: phase 1 (as a forwarder; waited for before phase 2), direct, phase 2 (as a
@@ -224,11 +228,11 @@ int hc__relay_run(MPI_Comm comm, int me_, const hc_schedule_t *s, const hc__orde
         }
         uint64_t off = 0;
         for (uint32_t px = 0; px < nA; px++) { /* node order */
-            const uint64_t len = blen[(size_t)j * nA + px];
+            const uint64_t len = blen[sv[j] * nA + px];
             if (!len)
                 continue;
-            const char *from = px == G.pos[me] ? (const char *)mine2[j]->buf
-                                               : p1in[px] + boff[(size_t)j * nA + px];
+            const char *from =
+                px == G.pos[me] ? (const char *)mine2[j]->buf : p1in[px] + boff[sv[j] * nA + px];
             memcpy(p2out[j] + off, from, len);
             off += len;
         }
@@ -255,6 +259,7 @@ int hc__relay_run(MPI_Comm comm, int me_, const hc_schedule_t *s, const hc__orde
         free(p2out[k]);
     for (uint32_t k = 0; k <= G.n; k++)
         free(p2in[k]);
+    free(sv);
     free(in1);
     free(out1);
     free(boff);
