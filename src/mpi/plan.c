@@ -381,6 +381,29 @@ static void smpi_refine(const hc_problem_t *pb, hc_schedule_t **best)
  * whole 9360 B pieces; cut in three, 0.0315 s predicted). */
 #define HC__SMPI_LOW_LAT_TOP_BYTES 3468u
 
+/* The runtime's piece groups on p (P nodes): each node's cluster, unlabelled nodes each their
+ * own group after the clusters' (ids stay below P). malloc'd (NULL when out of memory); *n:
+ * the groups; *pair: 1 when one of them has two nodes or more. */
+static int32_t *cluster_groups(const hc_platform_t *p, uint32_t P, uint32_t *n, int *pair)
+{
+    int32_t *g = malloc(sizeof *g * (P + 1));
+    uint32_t *cnt = calloc(P + 1, sizeof *cnt);
+    int32_t next = (int32_t)hc_platform_cluster_count(p);
+    *pair = 0;
+    for (uint32_t v = 0; g && cnt && v < P; v++) {
+        const int32_t k = hc_platform_cluster_of(p, v);
+        g[v] = k >= 0 ? k : next++;
+        *pair |= ++cnt[g[v]] == 2;
+    }
+    *n = (uint32_t)next;
+    if (!cnt) {
+        free(g);
+        g = NULL;
+    }
+    free(cnt);
+    return g;
+}
+
 /* from (a segmented broadcast or a reduction on a platform of two clusters or more) with its
  * pieces (a reduction's segments) between clusters in sub-messages of at most `bytes`
  * (hc_schedule_t.segment_bytes of a broadcast, split_bytes of a reduction; piece_groups: the
@@ -395,16 +418,11 @@ static hc_schedule_t *split_clone(const hc_problem_t *pb, const hc_schedule_t *f
         (!bcast && (from->coll != HC_COLL_REDUCE || from->split_bytes)) ||
         hc_schedule_clone(from, &t) != HC_OK)
         return NULL;
-    t->piece_groups = malloc(sizeof *t->piece_groups * (t->P + 1));
-    if (!t->piece_groups) {
+    uint32_t ng;
+    int pair;
+    if (!(t->piece_groups = cluster_groups(p, t->P, &ng, &pair))) {
         hc_schedule_destroy(t);
         return NULL;
-    }
-    /* unlabelled nodes: groups of their own, after the clusters' (ids stay below P) */
-    int32_t next = (int32_t)nc;
-    for (uint32_t v = 0; v < t->P; v++) {
-        const int32_t g = hc_platform_cluster_of(p, v);
-        t->piece_groups[v] = g >= 0 ? g : next++;
     }
     if (bcast)
         t->segment_bytes = bytes;
@@ -984,24 +1002,10 @@ static int set_relay(const hc_problem_t *pb, hc_schedule_t *s, uint64_t piece)
     const hc_platform_t *p = pb->platform;
     if (!p || hc_platform_size(p) != s->P || s->coll != HC_COLL_ALLTOALL)
         return 0;
-    int32_t *g = malloc(sizeof *g * (s->P + 1));
-    if (!g)
-        return 0;
-    int32_t next = 0, any = -1, two = 0;
-    for (uint32_t v = 0; v < s->P; v++) {
-        int32_t k = hc_platform_cluster_of(p, v);
-        next = k + 1 > next ? k + 1 : next;
-        g[v] = k;
-    }
-    int pair = 0; /* a group of two nodes at least: else nothing to gather */
-    for (uint32_t v = 0; v < s->P; v++) {
-        g[v] = g[v] >= 0 ? g[v] : next++; /* alone */
-        two |= any >= 0 && g[v] != any;
-        any = any < 0 ? g[v] : any;
-        for (uint32_t u = 0; !pair && u < v; u++)
-            pair = g[u] == g[v];
-    }
-    if (!two || !pair || (uint32_t)next > s->P) {
+    uint32_t n;
+    int pair; /* a group of two nodes at least: else nothing to gather */
+    int32_t *g = cluster_groups(p, s->P, &n, &pair);
+    if (!g || n < 2 || !pair) {
         free(g);
         return 0;
     }
