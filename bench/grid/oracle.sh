@@ -395,8 +395,9 @@ size_h() { awk '{ b = $1 + 0; if (b >= 1048576 && b % 1048576 == 0) printf "%d M
     echo "links: broadcast the cut bound tightened by the sites LP (\`hc_flows_bcast_bound_model\`: a"
     echo "site forwards only bytes that reached it, and under SimGrid's defaults each message's bytes"
     echo "flow after its size class's latency at its class's rate), reduction the same for the"
-    echo "reduction (\`hc_flows_reduce_bound_model\`), alltoallv and redistribution \`hc_flows_bound\` on"
-    echo "the op's byte matrix."
+    echo "reduction (\`hc_flows_reduce_bound_model\`), alltoallv and redistribution"
+    echo "\`hc_flows_bound_model\` on the op's byte matrix (its LP sees, under SimGrid's defaults, each"
+    echo "size class's latency and rate apart)."
     if [ -n "${ORACLE_SMPI_DEFAULTS:-}" ]; then
         echo "Under SimGrid's default network model: the same bounds on the platform with every latency"
         echo "x 1.61075 and every capacity x 1.08739 (\`hc_flows_bound_platform\`: the factors of the"

@@ -161,6 +161,19 @@ int hc_flows_reduce_bound(const hc_platform_t *p, uint32_t root, double m, doubl
 int hc_flows_reduce_bound_model(const hc_platform_t *p, const hc_flow_opts_t *opts, uint32_t root,
                                 double m, double *out);
 
+/* The bound of hc_flows_bound under the flow model of opts (NULL: the defaults): on
+ * hc_flows_bound_platform's copy of p, with its time-indexed LP seeing every size class
+ * SimGrid's defaults offer (with smpi_factors; relative to the most favourable factors, only
+ * the classes no other beats in both): a transfer's bytes may go in any class, each flowing
+ * only after its class's latency and using capacity at its class's rate. The copy's plain
+ * bound gives every byte the smallest latency factor and the largest rate at once; no message
+ * has both (grid5000-links, a 64 KiB all-to-all: the bytes between the two sites 12.2 ms apart
+ * start at 1.61 latencies only in 1411 to 3468 B messages, at 0.61 of the rate of 8 KiB ones).
+ * The classes' LP holds up to 20 release times; when it is over 400000 entries the LP of the
+ * most favourable class alone stands (hc_flows_bound on the copy). (API 24) */
+int hc_flows_bound_model(const hc_platform_t *p, const hc_flow_opts_t *opts, const double *bytes,
+                         double *out);
+
 /* The platform as the flow model of `opts` (NULL: the defaults) sees it at its most favourable:
  * a copy of p whose latencies (links and pairs) are multiplied by the smallest latency factor
  * and whose capacities by the largest bandwidth factor any message size gets

@@ -1410,8 +1410,8 @@ static hc__entry_t *new_slot(hc_comm_t *c, hc__entry_t *tmp)
 
 /* The link bound of the planned problem pb (verbose mode's report): a broadcast's
  * hc_flows_bcast_bound_model, a reduction's hc_flows_reduce_bound_model, an exchange's
- * hc_flows_bound on its sizes (a redistribution's on exch, the exchange it is: NULL when not
- * built), on the platform as the flow model sees it at best. */
+ * hc_flows_bound_model on its sizes (a redistribution's on exch, the exchange it is: NULL when
+ * not built), under the runtime's flow model. */
 static int link_bound(const hc_comm_t *c, const hc_problem_t *pb, const hc_problem_t *exch,
                       double *lb)
 {
@@ -1430,12 +1430,7 @@ static int link_bound(const hc_comm_t *c, const hc_problem_t *pb, const hc_probl
         return hc_flows_reduce_bound_model(x->platform, &fo, x->root, (double)x->msg_bytes, lb);
     if (x->coll != HC_COLL_ALLTOALL)
         return HC_ERR_VALUE;
-    hc_platform_t *bp = NULL;
-    int rc = hc_flows_bound_platform(x->platform, &fo, &bp);
-    if (rc == HC_OK)
-        rc = hc_flows_bound(bp, x->sizes->v, lb);
-    hc_platform_destroy(bp);
-    return rc;
+    return hc_flows_bound_model(x->platform, &fo, x->sizes->v, lb);
 }
 
 int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t key_len,

@@ -760,10 +760,11 @@ static int by_res_lat(const void *a, const void *b)
     return (x->lat < y->lat) - (x->lat > y->lat); /* latency descending */
 }
 
-int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out)
+/* hc_flows_bound, its LP over the nc classes cl_lat, cl_bw (hc__flows_lp_bound); when that LP
+ * is too large with several classes, over the most favourable one alone. */
+static int flows_bound(const hc_platform_t *p, const double *bytes, size_t nc, const double *cl_lat,
+                       const double *cl_bw, double *out)
 {
-    if (!p || !bytes || !out)
-        return hc__error(HC_ERR_INVAL, "hc_flows_bound: NULL argument");
     *out = 0;
     size_t n_r = 2 * (size_t)p->n_links;
     double *load = hc__calloc(n_r + 1, sizeof *load);
@@ -856,7 +857,12 @@ int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out)
         double lp = 0;
         for (size_t q = 0; res && q < n_ent; q++)
             res[q] = ent[q].res;
-        if (res && hc__flows_lp_bound(p, n_fl, rel, fb, foff, res, &lp) == HC_OK && lp > lb)
+        static const double one = 1.0;
+        int lrc = res ? hc__flows_lp_bound(p, n_fl, rel, fb, foff, res, nc, cl_lat, cl_bw, &lp)
+                      : HC_ERR_NOMEM;
+        if (lrc == HC_OK && !(lp > 0) && nc > 1)
+            lrc = hc__flows_lp_bound(p, n_fl, rel, fb, foff, res, 1, &one, &one, &lp);
+        if (lrc == HC_OK && lp > lb)
             lb = lp;
         free(res);
         hc_error_clear();
@@ -881,6 +887,14 @@ int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out)
     if (rc == HC_OK)
         *out = lb;
     return rc;
+}
+
+int hc_flows_bound(const hc_platform_t *p, const double *bytes, double *out)
+{
+    if (!p || !bytes || !out)
+        return hc__error(HC_ERR_INVAL, "hc_flows_bound: NULL argument");
+    static const double one = 1.0;
+    return flows_bound(p, bytes, 1, &one, &one, out);
 }
 
 /* Resources crossed by every route from outside cluster c into it (into = 1) or out of it
@@ -1299,4 +1313,24 @@ int hc_flows_reduce_bound_model(const hc_platform_t *p, const hc_flow_opts_t *op
                                 double m, double *out)
 {
     return model_bound("hc_flows_reduce_bound_model", p, opts, root, m, 1, out);
+}
+
+int hc_flows_bound_model(const hc_platform_t *p, const hc_flow_opts_t *opts, const double *bytes,
+                         double *out)
+{
+    if (!p || !bytes || !out)
+        return hc__error(HC_ERR_INVAL, "hc_flows_bound_model: NULL argument");
+    *out = 0;
+    hc_flow_opts_t o;
+    hc_flow_opts_init(&o);
+    if (opts)
+        HC__TRY(hc__opts_read(&o, sizeof o, opts, "hc_flow_opts_t"));
+    hc_platform_t *q = NULL;
+    HC__TRY(hc_flows_bound_platform(p, &o, &q));
+    double cl_lat[sizeof smpi_factors / sizeof *smpi_factors];
+    double cl_bw[sizeof smpi_factors / sizeof *smpi_factors];
+    const size_t nc = bound_classes(&o, cl_lat, cl_bw);
+    int rc = flows_bound(q, bytes, nc, cl_lat, cl_bw, out);
+    hc_platform_destroy(q);
+    return rc;
 }

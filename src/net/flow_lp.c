@@ -16,6 +16,8 @@
 /* At most this many distinct release times (interval boundaries): rounding a release down to a
  * boundary only lets bytes flow earlier, so the LP stays a lower bound. */
 #define LP_MAX_BOUNDARIES 12
+/* ... and with several size classes, whose releases are the routes' latencies times theirs */
+#define LP_MAX_BOUNDARIES_CLASSES 20
 /* Above this many matrix entries the LP is skipped (the per-link terms stand). */
 #define LP_MAX_ENTRIES 400000
 /* Clp's primal and dual tolerances are 1e-7: the bound is lowered by more than that. */
@@ -27,9 +29,9 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The boundaries t[0..nb-1]: the distinct releases, or LP_MAX_BOUNDARIES of them spread over
- * the sorted releases (always the smallest). Returns nb. */
-static uint32_t boundaries(const double *rel, size_t n, double *sorted, double *t)
+/* The boundaries t[0..nb-1]: the distinct releases, or `max` of them spread over the sorted
+ * releases (always the smallest). Returns nb. */
+static uint32_t boundaries(const double *rel, size_t n, uint32_t max, double *sorted, double *t)
 {
     memcpy(sorted, rel, n * sizeof *sorted);
     qsort(sorted, n, sizeof *sorted, cmp_double);
@@ -37,45 +39,34 @@ static uint32_t boundaries(const double *rel, size_t n, double *sorted, double *
     for (size_t i = 0; i < n; i++)
         if (nd == 0 || sorted[i] > sorted[nd - 1])
             sorted[nd++] = sorted[i];
-    if (nd <= LP_MAX_BOUNDARIES) {
+    if (nd <= max) {
         memcpy(t, sorted, nd * sizeof *t);
         return nd;
     }
-    for (uint32_t k = 0; k < LP_MAX_BOUNDARIES; k++)
-        t[k] = sorted[(size_t)k * (nd - 1) / (LP_MAX_BOUNDARIES - 1)];
-    return LP_MAX_BOUNDARIES;
+    for (uint32_t k = 0; k < max; k++)
+        t[k] = sorted[(size_t)k * (nd - 1) / (max - 1)];
+    return max;
 }
 
-int hc__flows_lp_bound(const hc_platform_t *p, size_t n, const double *rel, const double *bytes,
-                       const size_t *off, const uint32_t *res, double *out)
+/* The LP with the boundaries t[0 .. nb-1] and T >= t[nb-1]: transfer f in class c uses the
+ * intervals first[f * nc + c] .. nb-1 (none when that is nb or more). *out = its least T, or 0
+ * when too large or unsolved. */
+static int lp_solve(const hc_platform_t *p, size_t n, const double *bytes, const size_t *off,
+                    const uint32_t *res, size_t nc, const double *cl_bw, const uint32_t *first,
+                    const double *t, uint32_t nb, double *out)
 {
     *out = 0;
-    if (n == 0)
-        return HC_OK;
     const size_t n_r = 2 * (size_t)p->n_links;
-    double t[LP_MAX_BOUNDARIES];
-    double *sorted = hc__malloc(n, sizeof *sorted);
-    uint32_t *first = hc__malloc(n, sizeof *first);          /* each transfer's first interval */
-    int *row_of = hc__calloc(n_r ? n_r : 1, sizeof *row_of); /* resource -> its first row */
-    if (!sorted || !first || !row_of) {
-        free(sorted);
-        free(first);
-        free(row_of);
-        return hc__error(HC_ERR_NOMEM, "out of memory in the link bound's LP");
-    }
-    const uint32_t nb = boundaries(rel, n, sorted, t);
-    free(sorted);
-    /* transfer f may use intervals first[f] .. nb-1; interval k is [t[k], t[k+1]), the last
-     * [t[nb-1], T] */
     size_t n_col = 1, n_nz = 0;
-    for (size_t f = 0; f < n; f++) {
-        uint32_t k = nb - 1;
-        while (k > 0 && t[k] > rel[f])
-            k--;
-        first[f] = k;
-        n_col += nb - k;
-        n_nz += (size_t)(nb - k) * (1 + off[f + 1] - off[f]);
-    }
+    for (size_t f = 0; f < n; f++)
+        for (size_t c = 0; c < nc; c++)
+            if (first[f * nc + c] < nb) {
+                n_col += nb - first[f * nc + c];
+                n_nz += (size_t)(nb - first[f * nc + c]) * (1 + off[f + 1] - off[f]);
+            }
+    int *row_of = hc__calloc(n_r ? n_r : 1, sizeof *row_of); /* resource -> its first row */
+    if (!row_of)
+        return hc__error(HC_ERR_NOMEM, "out of memory in the link bound's LP");
     int used = 0;
     for (size_t f = 0; f < n; f++)
         for (size_t q = off[f]; q < off[f + 1]; q++)
@@ -89,12 +80,11 @@ int hc__flows_lp_bound(const hc_platform_t *p, size_t n, const double *rel, cons
         }
     n_nz += (size_t)used; /* T in the last interval's rows */
     if (n_nz > LP_MAX_ENTRIES || n_col > LP_MAX_ENTRIES) {
-        free(first);
         free(row_of);
         return HC_OK;
     }
     /* column-major: column 0 is T (in each resource's last row, -capacity), then each
-     * transfer's intervals (its row, and each resource's row of that interval) */
+     * transfer-class's intervals (its row, and each resource's row of that interval) */
     CoinBigIndex *start = hc__malloc(n_col + 1, sizeof *start);
     int *index = hc__malloc(n_nz, sizeof *index);
     double *value = hc__malloc(n_nz, sizeof *value), *collb = hc__malloc(n_col, sizeof *collb);
@@ -128,17 +118,18 @@ int hc__flows_lp_bound(const hc_platform_t *p, size_t n, const double *rel, cons
     start[++col] = (CoinBigIndex)z;
     for (size_t f = 0; f < n; f++) {
         rowlb[f] = rowub[f] = bytes[f] * 1e-6;
-        for (uint32_t k = first[f]; k < nb; k++) {
-            collb[col] = 0.0;
-            colub[col] = DBL_MAX;
-            index[z] = (int)f;
-            value[z++] = 1.0;
-            for (size_t q = off[f]; q < off[f + 1]; q++) {
-                index[z] = row_of[res[q]] + (int)k;
+        for (size_t c = 0; c < nc; c++)
+            for (uint32_t k = first[f * nc + c]; k < nb; k++) {
+                collb[col] = 0.0;
+                colub[col] = DBL_MAX;
+                index[z] = (int)f;
                 value[z++] = 1.0;
+                for (size_t q = off[f]; q < off[f + 1]; q++) {
+                    index[z] = row_of[res[q]] + (int)k;
+                    value[z++] = 1.0 / cl_bw[c]; /* a class's byte uses 1 / its rate */
+                }
+                start[++col] = (CoinBigIndex)z;
             }
-            start[++col] = (CoinBigIndex)z;
-        }
     }
     Clp_Simplex *lp = Clp_newModel();
     if (!lp) {
@@ -152,7 +143,6 @@ int hc__flows_lp_bound(const hc_platform_t *p, size_t n, const double *rel, cons
         *out = Clp_objectiveValue(lp) * LP_SAFETY;
     Clp_deleteModel(lp);
 done:
-    free(first);
     free(row_of);
     free(start);
     free(index);
@@ -162,6 +152,71 @@ done:
     free(obj);
     free(rowlb);
     free(rowub);
+    return rc;
+}
+
+int hc__flows_lp_bound(const hc_platform_t *p, size_t n, const double *rel, const double *bytes,
+                       const size_t *off, const uint32_t *res, size_t nc, const double *cl_lat,
+                       const double *cl_bw, double *out)
+{
+    *out = 0;
+    if (n == 0 || nc == 0)
+        return HC_OK;
+    const size_t n_fc = n * nc;
+    double t[LP_MAX_BOUNDARIES_CLASSES];
+    double *frel = hc__malloc(n_fc, sizeof *frel); /* transfer f in class c: f * nc + c */
+    double *sorted = hc__malloc(n_fc, sizeof *sorted);
+    uint32_t *first = hc__malloc(n_fc, sizeof *first); /* each one's first interval */
+    if (!frel || !sorted || !first) {
+        free(frel);
+        free(sorted);
+        free(first);
+        return hc__error(HC_ERR_NOMEM, "out of memory in the link bound's LP");
+    }
+    /* no schedule ends before every transfer can start in its earliest class */
+    double ready = 0;
+    for (size_t f = 0; f < n; f++) {
+        double e = INFINITY;
+        for (size_t c = 0; c < nc; c++) {
+            frel[f * nc + c] = rel[f] * cl_lat[c];
+            e = frel[f * nc + c] < e ? frel[f * nc + c] : e;
+        }
+        ready = e > ready ? e : ready;
+    }
+    const uint32_t nb =
+        boundaries(frel, n_fc, nc > 1 ? LP_MAX_BOUNDARIES_CLASSES : LP_MAX_BOUNDARIES, sorted, t);
+    free(sorted);
+    /* transfer f in class c may use the intervals from first[f * nc + c]; interval k is
+     * [t[k], t[k+1]) */
+    uint32_t j = nb - 1;
+    for (size_t f = 0; f < n_fc; f++) {
+        uint32_t k = nb - 1;
+        while (k > 0 && t[k] > frel[f])
+            k--;
+        first[f] = k;
+    }
+    while (j > 0 && t[j] > ready)
+        j--;
+    free(frel);
+    /* A schedule ending at T, t[j] <= T < t[j+1], uses no class released after T: the LP with
+     * the boundaries up to t[j] (T >= t[j]) is at most T. The bound is the least over j of
+     * those LPs, from the smallest j every transfer can use; once one ends before t[j+1], the
+     * later ones (each at least its own t[j]) cannot be less. With one class: one LP. */
+    int rc = HC_OK;
+    double best = INFINITY;
+    for (; j < nb && rc == HC_OK; j++) {
+        double v = 0;
+        rc = lp_solve(p, n, bytes, off, res, nc, cl_bw, first, t, j + 1, &v);
+        if (rc != HC_OK || !(v > 0)) {
+            best = INFINITY; /* too large or unsolved: no bound */
+            break;
+        }
+        best = v < best ? v : best;
+        if (j + 1 < nb && v <= t[j + 1])
+            break;
+    }
+    free(first);
+    *out = rc == HC_OK && isfinite(best) ? best : 0;
     return rc;
 }
 

@@ -115,10 +115,13 @@ const char *hc__platform_random_names(void);
 /* The time-indexed LP bound (flow_lp.c) of n transfers: transfer f carries bytes[f] after
  * rel[f] (its route's latency) over the resources res[off[f] .. off[f+1]) (resource ids as
  * flow.c numbers them, < 2 x links), each resource carrying at most its link's capacity at
- * any time. *out = the least makespan (Clp's dual simplex, lowered by 1e-6 for its tolerance), or
- * 0 when the LP is too large (over 400000 entries) or unsolved. */
+ * any time. Each transfer's bytes may go in any of nc classes: in class c they flow only after
+ * cl_lat[c] x rel[f] and use 1 / cl_bw[c] units of capacity per byte (nc = 1, factors 1: the
+ * platform as it is). *out = the least makespan (Clp's dual simplex, lowered by 1e-6 for its
+ * tolerance), or 0 when the LP is too large (over 400000 entries) or unsolved. */
 int hc__flows_lp_bound(const hc_platform_t *p, size_t n, const double *rel, const double *bytes,
-                       const size_t *off, const uint32_t *res, double *out);
+                       const size_t *off, const uint32_t *res, size_t nc, const double *cl_lat,
+                       const double *cl_bw, double *out);
 
 /* A broadcast over K sites for the sites LP (flow_lp.c): every site but `root` needs m bytes.
  * Arc a carries bytes from site src[a] to dst[a] (never into the root's site) over the resources

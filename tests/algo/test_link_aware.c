@@ -891,6 +891,136 @@ static void test_flows_bound_lp(void **state)
     }
 }
 
+/* The flow model's makespan (SimGrid's defaults) of every pair's bytes cut into pieces of
+ * about piece[i * P + j] bytes (0: whole), all started at once; the first `lead[i * P + j]`
+ * pieces of a pair are of lead_bytes instead (the rest then cut as before). */
+static double smpi_pieces_makespan(const hc_platform_t *p, const double *bytes, const double *piece,
+                                   const uint32_t *lead, double lead_bytes)
+{
+    const uint32_t P = hc_platform_size(p);
+    size_t n = 0, cap = 1024;
+    hc_flow_t *f = malloc(cap * sizeof *f);
+    assert_non_null(f);
+    for (uint32_t i = 0; i < P; i++)
+        for (uint32_t j = 0; j < P; j++) {
+            const size_t k = (size_t)i * P + j;
+            double rest = bytes[k];
+            for (uint32_t q = 0; lead && q < lead[k] && rest > 0; q++) {
+                if (n == cap)
+                    assert_non_null(f = realloc(f, (cap *= 2) * sizeof *f));
+                const double b = lead_bytes < rest ? lead_bytes : rest;
+                f[n++] = (hc_flow_t){i, j, b, 0};
+                rest -= b;
+            }
+            const uint32_t m =
+                rest > 0 ? (piece && piece[k] > 0 ? (uint32_t)ceil(rest / piece[k]) : 1) : 0;
+            for (uint32_t q = 0; q < m; q++) {
+                if (n == cap)
+                    assert_non_null(f = realloc(f, (cap *= 2) * sizeof *f));
+                f[n++] = (hc_flow_t){i, j, rest / m, 0};
+            }
+        }
+    hc_flow_opts_t o;
+    hc_flow_opts_init(&o);
+    o.smpi_factors = 1;
+    double *end = malloc((n ? n : 1) * sizeof *end), last = 0;
+    assert_non_null(end);
+    assert_int_equal(hc_flows_run(p, &o, f, n, end), HC_OK);
+    for (size_t q = 0; q < n; q++)
+        last = end[q] > last ? end[q] : last;
+    free(end);
+    free(f);
+    return last;
+}
+
+/* hc_flows_bound_model (API 24): under SimGrid's defaults the LP sees each size class apart.
+ * grid5000-links, a 64 KiB all-to-all: the bound platform's plain bound, 0.02704 s, lets every
+ * byte start at 1.61 latencies and move at the 8 KiB rate at once; with the classes the bytes
+ * between the sites 12.2 ms apart start that early only at 0.61 of the rate: 0.02942 s. 8 KiB
+ * pieces run 0.03324 s in the flow model, and the first 8 of the far pairs' pieces in 3449 B
+ * 0.03103 s, both above it. Without SimGrid's factors it is hc_flows_bound. On random 3-site
+ * grids, with every pair's bytes cut into pieces of a random size class, the flow model never
+ * runs below it (seeds printed). */
+static void test_flows_bound_classes(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL, *q = NULL;
+    assert_int_equal(
+        hc_platform_load(HC_TEST_DATA "/../../bench/grid/platforms/grid5000-links.json", &p),
+        HC_OK);
+    const uint32_t P = hc_platform_size(p);
+    double *bytes = calloc((size_t)P * P, sizeof *bytes),
+           *piece = calloc((size_t)P * P, sizeof *piece);
+    uint32_t *lead = calloc((size_t)P * P, sizeof *lead);
+    assert_non_null(bytes);
+    assert_non_null(piece);
+    assert_non_null(lead);
+    for (uint32_t i = 0; i < P; i++)
+        for (uint32_t j = 0; j < P; j++) {
+            const size_t k = (size_t)i * P + j;
+            const int cross = hc_platform_cluster_of(p, i) != hc_platform_cluster_of(p, j);
+            bytes[k] = i == j ? 0 : 65536;
+            piece[k] = cross ? 8192 : 0;
+            lead[k] = cross && hc_platform_latency(p, i, j) > 0.01 ? 8 : 0;
+        }
+    hc_flow_opts_t o;
+    hc_flow_opts_init(&o);
+    o.smpi_factors = 1;
+    double plain = 0, model = 0, same = 0, none = 0;
+    assert_int_equal(hc_flows_bound_platform(p, &o, &q), HC_OK);
+    assert_int_equal(hc_flows_bound(q, bytes, &plain), HC_OK);
+    assert_int_equal(hc_flows_bound_model(p, &o, bytes, &model), HC_OK);
+    const double cut = smpi_pieces_makespan(p, bytes, piece, NULL, 0);
+    const double led = smpi_pieces_makespan(p, bytes, piece, lead, 3449);
+    printf("grid5000 all-to-all 64 KiB, SimGrid's defaults: bound %.6f s (one class %.6f s); "
+           "8 KiB pieces %.6f s, 8 leading 3449 B pieces on the far pairs %.6f s\n",
+           model, plain, cut, led);
+    assert_true(model > 1.08 * plain);
+    assert_true(model <= led * (1 + 1e-9) && led < cut);
+    assert_int_equal(hc_flows_bound(p, bytes, &same), HC_OK);
+    assert_int_equal(hc_flows_bound_model(p, NULL, bytes, &none), HC_OK);
+    assert_true(none == same);
+    assert_int_equal(hc_flows_bound_model(NULL, &o, bytes, &none), HC_ERR_INVAL);
+    assert_int_equal(hc_flows_bound_model(p, &o, NULL, &none), HC_ERR_INVAL);
+    hc_error_clear();
+    free(bytes);
+    free(piece);
+    free(lead);
+    hc_platform_destroy(q);
+    hc_platform_destroy(p);
+    static const double cls[] = {200, 1000, 3000, 5000, 8000, 12000, 30000, 0};
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        hc_rng_t r;
+        hc_rng_seed(&r, seed);
+        char spec[160];
+        snprintf(spec, sizeof spec,
+                 "random:sites:sites=%u:nodes=%u:nic_bw=%g:uplink_bw=%g:uplink_lat=%g:"
+                 "interleave=%u",
+                 2 + (unsigned)(hc_rng_u64(&r) % 2), 1 + (unsigned)(hc_rng_u64(&r) % 3),
+                 1e6 * (1 + 99 * hc_rng_uniform(&r)), 1e6 * (1 + 99 * hc_rng_uniform(&r)),
+                 1e-2 * hc_rng_uniform(&r), (unsigned)(hc_rng_u64(&r) % 2));
+        assert_int_equal(hc_platform_load(spec, &p), HC_OK);
+        const uint32_t n = hc_platform_size(p);
+        double *b = calloc((size_t)n * n, sizeof *b), *pc = calloc((size_t)n * n, sizeof *pc);
+        assert_non_null(b);
+        assert_non_null(pc);
+        for (size_t k = 0; k < (size_t)n * n; k++) {
+            b[k] = k / n == k % n || hc_rng_uniform(&r) < 0.3 ? 0 : 1e5 * hc_rng_uniform(&r);
+            pc[k] = cls[hc_rng_below(&r, sizeof cls / sizeof *cls)];
+        }
+        double bound = 0;
+        assert_int_equal(hc_flows_bound_model(p, &o, b, &bound), HC_OK);
+        const double run = smpi_pieces_makespan(p, b, pc, NULL, 0);
+        if (!(bound <= run * (1 + 1e-9)))
+            printf("seed %llu (%s): bound %.9f s above the run's %.9f s\n",
+                   (unsigned long long)seed, spec, bound, run);
+        assert_true(bound <= run * (1 + 1e-9));
+        free(b);
+        free(pc);
+        hc_platform_destroy(p);
+    }
+}
+
 /* All-to-all of 64 KiB per pair on p (skew: ranks i % 5 == 0 send 10x); *sizes and *bytes
  * (P x P) belong to the caller. */
 /* An all-to-all of `pair` bytes per pair (x 10 from every fifth node when skewed). */
@@ -2173,6 +2303,7 @@ int main(void)
         cmocka_unit_test(test_reduce_small_segments),
         cmocka_unit_test(test_flows_bound_latency),
         cmocka_unit_test(test_flows_bound_lp),
+        cmocka_unit_test(test_flows_bound_classes),
         cmocka_unit_test(test_reduce_bound_mirror),
         cmocka_unit_test(test_post_all_alltoall),
         cmocka_unit_test(test_alltoall_pieces),

@@ -271,7 +271,7 @@ static int links_note(const hc_problem_t *pb, hc_schedule_t *s)
                 if (i != j && HC_AT(pb->costs, i, j) > 0)
                     bytes[(size_t)i * P + j] =
                         pb->sizes ? HC_AT(pb->sizes, i, j) : (double)pb->msg_bytes;
-        st = hc_flows_bound(pb->platform, bytes, &lb);
+        st = hc_flows_bound_model(pb->platform, NULL, bytes, &lb);
         free(bytes);
         if (st != HC_OK)
             return st;
