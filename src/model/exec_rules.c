@@ -132,13 +132,50 @@ uint32_t hc_schedule_pieces(const hc_schedule_t *s, uint64_t bytes)
     return capped_pieces(bytes, s->segment_bytes);
 }
 
+/* The lead pieces of the message src -> dst of `bytes` (lead_pieces), and in *lead_len the bytes
+ * they cover. */
+static uint32_t lead_of(const hc_schedule_t *s, uint32_t src, uint32_t dst, uint64_t bytes,
+                        uint64_t *lead_len)
+{
+    *lead_len = 0;
+    if (!s || s->coll != HC_COLL_ALLTOALL || !s->lead_pieces || !s->piece_groups ||
+        s->lead_bytes == 0 || s->segment_bytes == 0 || bytes == 0 || src >= s->P || dst >= s->P)
+        return 0;
+    const int32_t a = s->piece_groups[src], b = s->piece_groups[dst];
+    if (a == b || a < 0 || b < 0 || (uint32_t)a >= s->lead_groups || (uint32_t)b >= s->lead_groups)
+        return 0;
+    uint32_t l = s->lead_pieces[(size_t)a * s->lead_groups + (uint32_t)b];
+    l = l < HC_SCHEDULE_MAX_PIECES ? l : HC_SCHEDULE_MAX_PIECES;
+    const uint32_t fit = capped_pieces(bytes, s->lead_bytes);
+    l = l < fit ? l : fit;
+    *lead_len = (uint64_t)l * s->lead_bytes < bytes ? (uint64_t)l * s->lead_bytes : bytes;
+    return l;
+}
+
 uint32_t hc_schedule_message_pieces(const hc_schedule_t *s, uint32_t src, uint32_t dst,
                                     uint64_t bytes)
 {
     if (s && s->piece_groups && src < s->P && dst < s->P &&
         s->piece_groups[src] == s->piece_groups[dst])
         return 1;
-    return hc_schedule_pieces(s, bytes);
+    uint64_t len;
+    const uint32_t l = lead_of(s, src, dst, bytes, &len);
+    if (l == 0)
+        return hc_schedule_pieces(s, bytes);
+    return l + (len < bytes ? hc_schedule_pieces(s, bytes - len) : 0);
+}
+
+uint64_t hc_schedule_message_piece_offset(const hc_schedule_t *s, uint32_t src, uint32_t dst,
+                                          uint64_t bytes, uint32_t k)
+{
+    const uint32_t n = hc_schedule_message_pieces(s, src, dst, bytes);
+    if (k >= n)
+        return bytes;
+    uint64_t len;
+    const uint32_t l = lead_of(s, src, dst, bytes, &len);
+    if (k < l)
+        return (uint64_t)k * s->lead_bytes;
+    return len + hc_schedule_piece_offset(bytes - len, n - l, k - l);
 }
 
 uint32_t hc_schedule_forwarder(const hc_schedule_t *s, uint32_t src, uint32_t dst)

@@ -918,9 +918,7 @@ static int post_everything(const void *sendbuf, const int *sendcounts, const int
             /* whole: no pieces asked, or one over INT_MAX bytes (both sides see the same size) */
             const uint64_t b = (uint64_t)cnt * (uint64_t)tsize;
             const uint32_t src = (uint32_t)(side ? j : me), dst = (uint32_t)(side ? me : j);
-            const size_t k = piece ? hc__msg_pieces(hc_schedule_message_pieces(&shape, src, dst, b),
-                                                    &whole, b, m + q)
-                                   : 0;
+            const size_t k = piece ? hc__msg_pieces(&shape, src, dst, &whole, b, m + q) : 0;
             if (k == 0)
                 m[q++] = whole;
             q += k;

@@ -292,17 +292,17 @@ int hc__exec_exchange(hc_comm_t *c, const hc_schedule_t *s, const hc__order_t *o
     return err;
 }
 
-size_t hc__msg_pieces(uint32_t k, const hc__msg_t *w, uint64_t bytes, hc__msg_t *out)
+size_t hc__msg_pieces(const hc_schedule_t *s, uint32_t src, uint32_t dst, const hc__msg_t *w,
+                      uint64_t bytes, hc__msg_t *out)
 {
-    if (k == 0)
-        k = 1;
-    if (bytes / k + (bytes % k != 0) > (uint64_t)INT_MAX)
-        return 0;
+    const uint32_t k = hc_schedule_message_pieces(s, src, dst, bytes);
+    uint64_t a = 0;
     for (uint32_t j = 0; j < k; j++) {
-        const uint64_t a = hc_schedule_piece_offset(bytes, k, j);
-        out[j] =
-            (hc__msg_t){(char *)w->buf + a, (int)(hc_schedule_piece_offset(bytes, k, j + 1) - a),
-                        MPI_BYTE, w->peer, w->tag};
+        const uint64_t b = hc_schedule_message_piece_offset(s, src, dst, bytes, j + 1);
+        if (b - a > (uint64_t)INT_MAX)
+            return 0;
+        out[j] = (hc__msg_t){(char *)w->buf + a, (int)(b - a), MPI_BYTE, w->peer, w->tag};
+        a = b;
     }
     return k;
 }
@@ -347,8 +347,7 @@ int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__ms
         for (size_t i = 0; i < (side ? o->nr : o->ns); i++) {
             const hc_event_t *e = &s->events[(side ? o->recvs : o->sends)[i]];
             const uint64_t b = e->bytes;
-            const size_t k = hc__msg_pieces(hc_schedule_message_pieces(s, e->src, e->dst, b),
-                                            &m[side ? o->ns + i : i], b, pm + q);
+            const size_t k = hc__msg_pieces(s, e->src, e->dst, &m[side ? o->ns + i : i], b, pm + q);
             if (k == 0) {
                 free(pm);
                 return hc__fail(MPI_ERR_COUNT, "a message of %llu bytes has pieces over INT_MAX",

@@ -87,8 +87,8 @@ static int post_pieces(MPI_Comm comm, const hc_schedule_t *s, uint32_t src, uint
     const uint32_t k = hc_schedule_message_pieces(s, src, dst, len);
     int err = MPI_SUCCESS;
     for (uint32_t j = 0; err == MPI_SUCCESS && j < k; j++) {
-        const uint64_t a = hc_schedule_piece_offset(len, k, j);
-        const uint64_t b = hc_schedule_piece_offset(len, k, j + 1);
+        const uint64_t a = hc_schedule_message_piece_offset(s, src, dst, len, j);
+        const uint64_t b = hc_schedule_message_piece_offset(s, src, dst, len, j + 1);
         if (b - a > (uint64_t)INT_MAX)
             return hc__fail(MPI_ERR_COUNT, "alltoallv: a forwarded piece over INT_MAX bytes");
         err = recv ? MPI_Irecv(buf + a, (int)(b - a), MPI_BYTE, (int)src, tag, comm, &r[(*n)++])

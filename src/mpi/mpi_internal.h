@@ -396,10 +396,12 @@ int hc__exchange_run(MPI_Comm comm, hc__msg_t *sends, size_t ns, uint32_t ws, hc
  * bytes contiguously (hc__dense_type, or MPI_BYTE scratch). */
 int hc__pieces_expand(const hc_schedule_t *s, const hc__order_t *o, const hc__msg_t *m,
                       hc__msg_t **out, size_t *ns_out, size_t *nr_out);
-/* The message w of `bytes` bytes as k byte pieces (MPI_BYTE, w's peer and tag; k from
- * hc_schedule_message_pieces) in out[0 ..): k, or 0 (nothing written) when a piece would be over
- * INT_MAX bytes. Both sides of a message see the same bytes and ends, so they cut it alike. */
-size_t hc__msg_pieces(uint32_t k, const hc__msg_t *w, uint64_t bytes, hc__msg_t *out);
+/* The message w (src -> dst of s) of `bytes` bytes as its k = hc_schedule_message_pieces byte
+ * pieces (MPI_BYTE, w's peer and tag; hc_schedule_message_piece_offset) in out[0 ..): k, or 0
+ * (nothing written) when a piece would be over INT_MAX bytes. Both sides of a message see the
+ * same bytes and ends, so they cut it alike. */
+size_t hc__msg_pieces(const hc_schedule_t *s, uint32_t src, uint32_t dst, const hc__msg_t *w,
+                      uint64_t bytes, hc__msg_t *out);
 
 /* 1 when the exchange s moves its messages as bytes (in pieces or through forwarders), which
  * a datatype with holes cannot. */

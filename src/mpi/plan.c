@@ -181,6 +181,13 @@ static void keep(hc_schedule_t *t, hc_schedule_t **best)
     }
 }
 
+/* keep(t, best) for a t that may be NULL (nothing to keep). */
+static void keep_or_drop(hc_schedule_t *t, hc_schedule_t **best)
+{
+    if (t)
+        keep(t, best);
+}
+
 /* Predicts t and keeps it as keep() does. */
 static void offer(const hc_problem_t *pb, int smpi, hc_schedule_t *t, hc_schedule_t **best)
 {
@@ -888,6 +895,128 @@ static int round_robin(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
     return set_round_robin(s) == HC_OK && flow_predict(pb, s, smpi) == HC_OK;
 }
 
+/* Lead pieces (hc_schedule_t.lead_pieces) tried on *s, every message posted at once, under
+ * SimGrid's factors: the messages between the groups farthest apart (their longest route
+ * latency at least 3/4 of the longest between groups), or between any two groups, begin with
+ * pieces of 2048 or HC__SMPI_LOW_LAT_TOP_BYTES bytes (1411 to 3468 B: their bytes start after
+ * 1.61 latencies instead of 2.19, at 0.61 of the rate, so only the first bytes gain), 8 to
+ * 48 KiB of them, then the count next to the best. Groups: s's piece_groups, else the
+ * platform's clusters (messages inside one then whole). The search stops at once when neither
+ * of its first two tries gains HC__LEAD_PROBE (the exchanges limited by bandwidth alone). The
+ * fastest replaces *s when predicted HC__LEAD_GAIN faster. grid5000-links, 64 KiB all-to-all:
+ * 8 KiB pieces 0.03324 s; the far sites' messages (12.2 ms apart) beginning with 12 x 2048 B
+ * 0.03080 s (8 x 3468 B: 0.03104 s; SMPI 0.03108 s). */
+#define HC__LEAD_GAIN 0.99
+#define HC__LEAD_PROBE 0.995
+typedef struct {
+    const hc_problem_t *pb;
+    const hc_schedule_t *from;
+    const int32_t *g; /* the groups: from's, or own */
+    uint32_t ng;
+    const double *lat; /* ng x ng: the longest route latency between two groups */
+    double lmax;
+    int smpi;
+} lead_ctx_t;
+
+/* from with `count` lead pieces of `lb` bytes between the groups at least far x lmax apart,
+ * predicted; NULL when that fails. */
+static hc_schedule_t *lead_try(const lead_ctx_t *x, double far, uint64_t lb, uint32_t count)
+{
+    hc_schedule_t *t = NULL;
+    const size_t nn = (size_t)x->ng * x->ng;
+    if (hc_schedule_clone(x->from, &t) != HC_OK ||
+        !(t->lead_pieces = calloc(nn, sizeof *t->lead_pieces)) ||
+        (!t->piece_groups && !(t->piece_groups = malloc(sizeof *x->g * x->from->P)))) {
+        hc_schedule_destroy(t);
+        return NULL;
+    }
+    if (x->g != x->from->piece_groups)
+        memcpy(t->piece_groups, x->g, sizeof *x->g * x->from->P);
+    for (size_t q = 0; q < nn; q++)
+        t->lead_pieces[q] = x->lat[q] > 0 && x->lat[q] >= far * x->lmax ? count : 0;
+    t->lead_groups = x->ng;
+    t->lead_bytes = lb;
+    if (flow_predict(x->pb, t, x->smpi) != HC_OK ||
+        hc_schedule_set_note(t,
+                             "%s: pieces of %llu B, the messages between %s beginning with %u "
+                             "of %llu B",
+                             t->algorithm, (unsigned long long)t->segment_bytes,
+                             far > 0 ? "the groups farthest apart" : "groups", count,
+                             (unsigned long long)lb) != HC_OK) {
+        hc_schedule_destroy(t);
+        return NULL;
+    }
+    return t;
+}
+
+static void lead_variants(const hc_problem_t *pb, int smpi, hc_schedule_t **s)
+{
+    const hc_platform_t *p = pb->platform;
+    hc_schedule_t *from = *s;
+    if (!p || hc_platform_size(p) != from->P || from->relay || from->lead_pieces ||
+        from->window != HC_WINDOW_ALL || from->segment_bytes <= HC__SMPI_LOW_LAT_TOP_BYTES)
+        return;
+    uint32_t ng = 0;
+    int pair;
+    int32_t *own = from->piece_groups ? NULL : cluster_groups(p, from->P, &ng, &pair);
+    const int32_t *g = from->piece_groups ? from->piece_groups : own;
+    if (!g) {
+        hc_error_clear();
+        return;
+    }
+    for (uint32_t v = 0; v < from->P; v++)
+        ng = (uint32_t)g[v] + 1 > ng ? (uint32_t)g[v] + 1 : ng;
+    double *lat = calloc((size_t)ng * ng, sizeof *lat), lmax = 0;
+    for (uint32_t i = 0; lat && i < from->P; i++)
+        for (uint32_t j = 0; j < from->P; j++) {
+            const size_t q = (size_t)g[i] * ng + (size_t)g[j];
+            const double l = g[i] == g[j] ? 0 : hc_platform_latency(p, i, j);
+            lat[q] = l > lat[q] ? l : lat[q];
+            lmax = l > lmax ? l : lmax;
+        }
+    const lead_ctx_t x = {pb, from, g, ng, lat, lmax, smpi};
+    hc_schedule_t *best = NULL;
+    double best_far = 0;
+    uint64_t best_lb = 0;
+    uint32_t best_n = 0;
+    static const double far[] = {0.75, 0};
+    static const uint64_t sizes[] = {2048, HC__SMPI_LOW_LAT_TOP_BYTES};
+    static const uint64_t totals[] = {24576, 8192, 16384, 32768, 49152};
+    int probing = 1;
+    for (size_t f = 0; lat && lmax > 0 && f < sizeof far / sizeof *far; f++)
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+            for (size_t q = 0; q < sizeof totals / sizeof *totals; q++) {
+                const uint32_t n = (uint32_t)((totals[q] + sizes[k] / 2) / sizes[k]);
+                hc_schedule_t *t = lead_try(&x, far[f], sizes[k], n);
+                if (t && (!best || t->makespan < best->makespan)) {
+                    best_far = far[f];
+                    best_lb = sizes[k];
+                    best_n = n;
+                }
+                if (t)
+                    keep(t, &best);
+                /* the first two tries: does any lead gain at all? */
+                if (probing && q == 1) {
+                    probing = 0;
+                    if (!best || best->makespan >= HC__LEAD_PROBE * from->makespan)
+                        goto searched;
+                }
+            }
+    for (int d = -2; best && d <= 2; d++) /* the count next to the best */
+        if (d != 0 && (int)best_n + d > 0)
+            keep_or_drop(lead_try(&x, best_far, best_lb, (uint32_t)((int)best_n + d)), &best);
+searched:
+    free(lat);
+    free(own);
+    hc_error_clear();
+    if (best && best->makespan < HC__LEAD_GAIN * from->makespan) {
+        hc_schedule_destroy(from);
+        *s = best;
+    } else {
+        hc_schedule_destroy(best);
+    }
+}
+
 /* A total exchange in pieces of 64 KiB down to 1 KiB (and, under SMPI's factors, of
  * HC__SMPI_BEST_TOP_BYTES), every message cut (`pieces`) or only those crossing the busiest
  * links (`pieces-cross`, when that is not every message), each piece size below the largest
@@ -900,7 +1029,7 @@ static int round_robin(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
  * instead of 11.6: the fat tree's 64 KiB all-to-all is predicted 0.0274 s in 8 KiB pieces against
  * 0.0317 s whole, gusto's 132 s against 152.8 s and grid5000's 0.0332 s against 0.1499 s. */
 static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int smpi, double whole,
-                           int recv_order, hc_schedule_t **best, hc_schedule_t **rr)
+                           int recv_order, int leads, hc_schedule_t **best, hc_schedule_t **rr)
 {
     uint64_t most = 0;
     for (uint32_t i = 0; i < pb->P; i++)
@@ -951,6 +1080,8 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
             }
         }
     }
+    if (fastest && leads && smpi)
+        lead_variants(pb, smpi, &fastest);
     /* the fastest again with windows of pieces in flight, the smallest near enough (not when
      * it loses to whole messages anyway: windowed replays of many pieces cost more, 3-site grid
      * skewed 1 MiB, 378336 pieces: 1.2 s posted at once, 9.7 s with 4 in flight) */
@@ -1170,7 +1301,8 @@ static int plan_pass(const hc_problem_t *pb, const char *name, hc_schedule_t **o
             lead = s->makespan < lead ? s->makespan : lead;
         }
         if (last == HC_OK && links && pieces && strcmp(a->name, "post-all") == 0 && relay != 1)
-            piece_variants(pb, &o, smpi, s->makespan, recv_order, &all[n_algos], &all[n_algos + 1]);
+            piece_variants(pb, &o, smpi, s->makespan, recv_order, 1, &all[n_algos],
+                           &all[n_algos + 1]);
         if (last == HC_OK && links && pieces && strcmp(a->name, "post-all") == 0 && relay != 0)
             relay_variants(pb, s, smpi, s->makespan, relay == 1, &all[n_algos + 2]);
         if (last == HC_OK)
@@ -1183,7 +1315,7 @@ static int plan_pass(const hc_problem_t *pb, const char *name, hc_schedule_t **o
         hc_schedule_t *whole = NULL;
         if (hc_schedule_compute(exch, "post-all", &o, &whole) == HC_OK &&
             flow_predict(exch, whole, smpi) == HC_OK)
-            piece_variants(exch, &o, smpi, whole->makespan, recv_order, &all[n_algos],
+            piece_variants(exch, &o, smpi, whole->makespan, recv_order, 0, &all[n_algos],
                            &all[n_algos + 1]);
         hc_schedule_destroy(whole);
         hc_error_clear();
@@ -1280,9 +1412,9 @@ static int exchange_of(const hc_comm_t *c, const hc_problem_t *pb, hc_problem_t 
 typedef struct {
     int32_t status, coll; /* coll: a redistribution's candidate may be an exchange */
     uint32_t n_events, n_steps, n_segments, has_parent, n_members, has_groups;
-    uint32_t root, n1, n2, k, window, recv_order, relay;
+    uint32_t root, n1, n2, k, window, recv_order, relay, lead_groups; /* lead_groups: 0 = none */
     double makespan, lower_bound, beta, window_bdp_factor;
-    uint64_t segment_bytes, split_bytes;
+    uint64_t segment_bytes, split_bytes, lead_bytes;
     char algorithm[48];
     char note[160]; /* the schedule's note, cut there (hc_comm_last_note) */
 } plan_hdr_t;
@@ -1312,6 +1444,8 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
         h.window_bdp_factor = (*s)->window_bdp_factor;
         h.segment_bytes = (*s)->segment_bytes;
         h.split_bytes = (*s)->split_bytes;
+        h.lead_bytes = (*s)->lead_bytes;
+        h.lead_groups = (*s)->lead_pieces ? (*s)->lead_groups : 0;
         memcpy(h.algorithm, (*s)->algorithm, sizeof h.algorithm);
         snprintf(h.note, sizeof h.note, "%s", (*s)->note ? (*s)->note : "");
         h.n_members = *n_members;
@@ -1336,6 +1470,10 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
             (*s)->piece_groups = malloc(sizeof *(*s)->piece_groups * (size_t)c->size);
             rc = (*s)->piece_groups ? HC_OK : HC_ERR_NOMEM;
         }
+        if (rc == HC_OK && h.lead_groups) {
+            (*s)->lead_pieces = malloc(sizeof *(*s)->lead_pieces * h.lead_groups * h.lead_groups);
+            rc = (*s)->lead_pieces ? HC_OK : HC_ERR_NOMEM;
+        }
         if (rc == HC_OK && h.n_members) {
             *members = malloc(sizeof **members * h.n_members);
             rc = *members ? HC_OK : HC_ERR_NOMEM;
@@ -1357,6 +1495,8 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
             (*s)->window_bdp_factor = h.window_bdp_factor;
             (*s)->segment_bytes = h.segment_bytes;
             (*s)->split_bytes = h.split_bytes;
+            (*s)->lead_bytes = h.lead_bytes;
+            (*s)->lead_groups = h.lead_groups;
             memcpy((*s)->algorithm, h.algorithm, sizeof h.algorithm);
             if (h.note[0] && hc_schedule_set_note(*s, "%s", h.note) != HC_OK)
                 hc_error_clear(); /* words only: the schedule runs without them */
@@ -1380,6 +1520,9 @@ static int share_schedule(hc_comm_t *c, hc_schedule_t **s, uint32_t **members, u
         MPI_Bcast((*s)->parent2, c->size, MPI_INT32_T, 0, c->comm);
     if (h.has_groups)
         MPI_Bcast((*s)->piece_groups, c->size, MPI_INT32_T, 0, c->comm);
+    if (h.lead_groups)
+        MPI_Bcast((*s)->lead_pieces, (int)(h.lead_groups * h.lead_groups), MPI_UINT32_T, 0,
+                  c->comm);
     if (h.n_members)
         MPI_Bcast(*members, (int)h.n_members, MPI_UINT32_T, 0, c->comm);
     return MPI_SUCCESS;
@@ -1516,7 +1659,7 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
         } else {
             /* what runs, in the terms of the tuning (plan.c's variants): pieces, window */
             const hc_schedule_t *w = cand[0];
-            char shape[96] = "";
+            char shape[160] = "";
             int n = 0;
             if (w->n_segments > 1)
                 n = snprintf(shape, sizeof shape, ", %u pieces", w->n_segments);
@@ -1539,7 +1682,10 @@ int hc__plan_lookup(hc_comm_t *c, hc_coll_t coll, const uint64_t *key, size_t ke
             if (w->recv_order == HC_RECV_ROUND_ROBIN && n >= 0 && (size_t)n < sizeof shape)
                 n += snprintf(shape + n, sizeof shape - (size_t)n, ", receives round-robin");
             if (w->relay && n >= 0 && (size_t)n < sizeof shape)
-                snprintf(shape + n, sizeof shape - (size_t)n, ", through site forwarders");
+                n += snprintf(shape + n, sizeof shape - (size_t)n, ", through site forwarders");
+            if (w->lead_pieces && n >= 0 && (size_t)n < sizeof shape)
+                snprintf(shape + n, sizeof shape - (size_t)n, ", far messages led by %llu B pieces",
+                         (unsigned long long)w->lead_bytes);
             hc__log(c, "%s: planned in %.3g s: %s%s (predicted %.6g s, %s %.6g s)",
                     hc_coll_name(coll), hc__now() - t0, w->algorithm, shape, w->makespan, lb_name,
                     lb);

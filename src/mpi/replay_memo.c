@@ -8,7 +8,7 @@
  * read in replay_memo.h): this size trips when the struct changes, on the ABI it was written
  * for. */
 #if defined(__x86_64__) && defined(__LP64__)
-_Static_assert(sizeof(hc_schedule_t) == 288,
+_Static_assert(sizeof(hc_schedule_t) == 312,
                "hc_schedule_t changed: update key() in replay_memo.c");
 #endif
 
@@ -110,6 +110,10 @@ static void key(buf_t *k, const hc_sim_opts_t *so, const hc_schedule_t *s)
     PUT(k, s->recv_order);
     PUT(k, s->split_bytes);
     PUT(k, s->relay);
+    PUT(k, s->lead_bytes);
+    PUT(k, s->lead_groups);
+    put_opt(k, s->lead_pieces, sizeof *s->lead_pieces,
+            s->lead_pieces ? s->lead_groups * s->lead_groups : 0);
 }
 
 static uint64_t fnv1a(const unsigned char *b, size_t n)

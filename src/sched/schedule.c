@@ -37,6 +37,7 @@ void hc_schedule_destroy(hc_schedule_t *s)
     free(s->parent);
     free(s->parent2);
     free(s->piece_groups);
+    free(s->lead_pieces);
     free(s->note);
     free(s->extra_json);
     free(s);
@@ -174,6 +175,7 @@ int hc_schedule_clone(const hc_schedule_t *s, hc_schedule_t **out)
     c->events = NULL;
     c->steps = NULL;
     c->parent = c->parent2 = c->piece_groups = NULL;
+    c->lead_pieces = NULL;
     c->note = c->extra_json = NULL;
     c->cap_events = s->n_events;
     c->cap_steps = s->n_steps;
@@ -183,6 +185,9 @@ int hc_schedule_clone(const hc_schedule_t *s, hc_schedule_t **out)
     rc |= dup_array((void **)&c->parent, s->parent, s->P, sizeof *s->parent);
     rc |= dup_array((void **)&c->parent2, s->parent2, s->P, sizeof *s->parent2);
     rc |= dup_array((void **)&c->piece_groups, s->piece_groups, s->P, sizeof *s->piece_groups);
+    rc |= dup_array((void **)&c->lead_pieces, s->lead_pieces,
+                    s->lead_pieces ? (size_t)s->lead_groups * s->lead_groups : 0,
+                    sizeof *s->lead_pieces);
     if (s->note && !(c->note = hc__strdup(s->note)))
         rc = HC_ERR_NOMEM;
     if (s->extra_json && !(c->extra_json = hc__strdup(s->extra_json)))

@@ -230,6 +230,18 @@ int hc_schedule_to_json(const hc_schedule_t *s, char **out)
         json_object_set_new(root, "recv_order", json_string("round-robin"));
     if (s->coll == HC_COLL_ALLTOALL && s->relay == HC_RELAY_FORWARDERS)
         json_object_set_new(root, "relay", json_string("forwarders"));
+    if (s->coll == HC_COLL_ALLTOALL && s->lead_pieces) {
+        json_object_set_new(root, "lead_bytes", json_integer((json_int_t)s->lead_bytes));
+        json_t *rows = json_array();
+        for (uint32_t a = 0; a < s->lead_groups; a++) {
+            json_t *row = json_array();
+            for (uint32_t b = 0; b < s->lead_groups; b++)
+                json_array_append_new(row,
+                                      json_integer(s->lead_pieces[(size_t)a * s->lead_groups + b]));
+            json_array_append_new(rows, row);
+        }
+        json_object_set_new(root, "lead_pieces", rows);
+    }
     if (s->coll == HC_COLL_REDUCE && s->has_search) {
         json_t *o = json_object();
         json_object_set_new(o, "nodes_visited", jreal(s->search.nodes_visited));
@@ -366,6 +378,50 @@ static int parse_tree(const ctx_t *c, json_t *v, const char *field, uint32_t P, 
     return HC_OK;
 }
 
+/* lead_bytes and lead_pieces (K arrays of K counts, K <= P) of a total exchange in pieces with
+ * piece_groups, all ids below K. */
+static int parse_leads(const ctx_t *c, json_t *root, json_t *v, hc_schedule_t *s)
+{
+    HC__TRY(get_uint(c, root, "lead_bytes", "lead_bytes", 1, UINT32_MAX, &s->lead_bytes));
+    if (s->lead_bytes == 0)
+        return perr(c, "lead_bytes", "must be > 0");
+    if (!s->piece_groups || !s->segment_bytes || s->relay)
+        return perr(c, "lead_pieces",
+                    "needs segment_bytes > 0 and piece_groups, and no relay (forwarders)");
+    const size_t K = json_is_array(v) ? json_array_size(v) : 0;
+    if (K < 1 || K > s->P)
+        return perr(c, "lead_pieces", "must be an array of 1 to %u rows (one per group)", s->P);
+    for (uint32_t x = 0; x < s->P; x++)
+        if ((size_t)s->piece_groups[x] >= K)
+            return perr(c, "lead_pieces", "has %zu rows; piece_groups[%u] is %d", K, x,
+                        s->piece_groups[x]);
+    uint32_t *a = hc__malloc(K * K, sizeof *a);
+    if (!a)
+        return hc__error(HC_ERR_NOMEM, "out of memory reading %s", c->origin);
+    for (size_t i = 0; i < K; i++) {
+        json_t *row = json_array_get(v, i);
+        char f[160];
+        snprintf(f, sizeof f, "lead_pieces[%zu]", i);
+        if (!json_is_array(row) || json_array_size(row) != K) {
+            free(a);
+            return perr(c, f, "must be an array of %zu counts", K);
+        }
+        for (size_t j = 0; j < K; j++) {
+            json_t *x = json_array_get(row, j);
+            if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+                json_integer_value(x) > (json_int_t)HC_SCHEDULE_MAX_PIECES) {
+                free(a);
+                snprintf(f, sizeof f, "lead_pieces[%zu][%zu]", i, j);
+                return perr(c, f, "must be an integer in [0, %u]", HC_SCHEDULE_MAX_PIECES);
+            }
+            a[i * K + j] = (uint32_t)json_integer_value(x);
+        }
+    }
+    s->lead_pieces = a;
+    s->lead_groups = (uint32_t)K;
+    return HC_OK;
+}
+
 static int is_known(hc_coll_t coll, const char *key)
 {
     static const char *const common[] = {"format",   "collective",       "algorithm", "nodes",
@@ -376,7 +432,8 @@ static int is_known(hc_coll_t coll, const char *key)
                                         "trees", "segment_bytes", "piece_groups"};
     static const char *const reduce[] = {"root", "search", "segment_bytes", "piece_groups",
                                          "split_bytes"};
-    static const char *const alltoall[] = {"segment_bytes", "piece_groups", "recv_order", "relay"};
+    static const char *const alltoall[] = {"segment_bytes", "piece_groups", "recv_order",
+                                           "relay",         "lead_bytes",   "lead_pieces"};
     for (size_t i = 0; i < sizeof common / sizeof *common; i++)
         if (strcmp(key, common[i]) == 0)
             return 1;
@@ -792,6 +849,11 @@ static int parse_root(const ctx_t *c, json_t *root, hc_schedule_t **out)
     if (s->relay && !s->piece_groups)
         TRY(perr(c, "relay",
                  "\"forwarders\" needs piece_groups (the groups the forwarders serve)"));
+    v = coll == HC_COLL_ALLTOALL ? json_object_get(root, "lead_pieces") : NULL;
+    if (v)
+        TRY(parse_leads(c, root, v, s));
+    else if (coll == HC_COLL_ALLTOALL && json_object_get(root, "lead_bytes"))
+        TRY(perr(c, "lead_bytes", "needs lead_pieces"));
     v = json_object_get(root, "note");
     if (v) {
         if (!json_is_string(v))

@@ -112,6 +112,22 @@ static int check_structure(const hc_schedule_t *s)
         return BAD("structure: unknown relay %u", s->relay);
     if (s->relay && (s->coll != HC_COLL_ALLTOALL || !s->piece_groups))
         return BAD("structure: forwarders (relay) need a total exchange with piece_groups");
+    if (s->lead_pieces) {
+        if (s->coll != HC_COLL_ALLTOALL || !s->piece_groups || s->relay || !s->segment_bytes ||
+            !s->lead_bytes)
+            return BAD("structure: lead pieces need a total exchange in pieces (segment_bytes) "
+                       "with piece_groups, lead_bytes > 0 and no relay");
+        if (s->lead_groups < 1 || s->lead_groups > s->P)
+            return BAD("structure: lead_groups %u must be in [1, P = %u]", s->lead_groups, s->P);
+        for (uint32_t v = 0; v < s->P; v++)
+            if (s->piece_groups[v] < 0 || (uint32_t)s->piece_groups[v] >= s->lead_groups)
+                return BAD("structure: piece_groups[%u] = %d is not below lead_groups = %u", v,
+                           s->piece_groups[v], s->lead_groups);
+        for (size_t q = 0; q < (size_t)s->lead_groups * s->lead_groups; q++)
+            if (s->lead_pieces[q] > HC_SCHEDULE_MAX_PIECES)
+                return BAD("structure: lead_pieces[%zu][%zu] = %u is over %u", q / s->lead_groups,
+                           q % s->lead_groups, s->lead_pieces[q], HC_SCHEDULE_MAX_PIECES);
+    }
     if (!isfinite(s->makespan) || s->makespan < 0)
         return BAD("makespan: must be finite and >= 0 (got %g)", s->makespan);
     for (size_t i = 0; i < s->n_events; i++) {

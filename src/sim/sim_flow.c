@@ -424,8 +424,9 @@ static int build_events(fr_t *f, const hc_schedule_t *s, const hc_problem_t *tru
         if (xf)
             xf[i] = f->n;
         for (uint32_t k = 0; k < n; k++) {
-            const uint64_t len =
-                hc_schedule_piece_offset(b, n, k + 1) - hc_schedule_piece_offset(b, n, k);
+            const uint32_t x = s->events[i].src, y = s->events[i].dst;
+            const uint64_t len = hc_schedule_message_piece_offset(s, x, y, b, k + 1) -
+                                 hc_schedule_message_piece_offset(s, x, y, b, k);
             int rc = push_xfer(f, s->events[i].src, s->events[i].dst, (double)len, i,
                                windows ? 0 : opts->eager_bytes);
             if (rc != HC_OK) {
@@ -543,10 +544,11 @@ static int build_relay(fr_t *f, const hc_schedule_t *s, const hc_sim_opts_t *opt
         if (g[e->src] == g[e->dst]) { /* direct */
             const uint32_t n = hc_schedule_message_pieces(s, e->src, e->dst, e->bytes);
             for (uint32_t k = 0; rc == HC_OK && k < n; k++)
-                rc = push_xfer(f, e->src, e->dst,
-                               (double)(hc_schedule_piece_offset(e->bytes, n, k + 1) -
-                                        hc_schedule_piece_offset(e->bytes, n, k)),
-                               i, opts->eager_bytes);
+                rc = push_xfer(
+                    f, e->src, e->dst,
+                    (double)(hc_schedule_message_piece_offset(s, e->src, e->dst, e->bytes, k + 1) -
+                             hc_schedule_message_piece_offset(s, e->src, e->dst, e->bytes, k)),
+                    i, opts->eager_bytes);
             continue;
         }
         const uint32_t fp = FWD_POS(e->src, e->dst), fw = mem[first[g[e->src]] + fp];
@@ -572,8 +574,8 @@ static int build_relay(fr_t *f, const hc_schedule_t *s, const hc_sim_opts_t *opt
         const uint32_t n = hc_schedule_message_pieces(s, fw, j, bytes);
         for (uint32_t k = 0; rc == HC_OK && k < n; k++)
             rc = push_xfer(f, fw, j,
-                           (double)(hc_schedule_piece_offset(bytes, n, k + 1) -
-                                    hc_schedule_piece_offset(bytes, n, k)),
+                           (double)(hc_schedule_message_piece_offset(s, fw, j, bytes, k + 1) -
+                                    hc_schedule_message_piece_offset(s, fw, j, bytes, k)),
                            SIZE_MAX, opts->eager_bytes);
         t2b[q] = f->n;
         /* gated by every phase-1 transfer into fw */

@@ -809,15 +809,41 @@ static void test_reduce_bound_mirror(void **state)
     hc_platform_destroy(p);
 }
 
+/* The last end of the n transfers f in the flow model (smpi: under SimGrid's factors). */
+static double run_last(const hc_platform_t *p, int smpi, const hc_flow_t *f, size_t n)
+{
+    hc_flow_opts_t o;
+    hc_flow_opts_init(&o);
+    o.smpi_factors = smpi;
+    double *end = malloc((n ? n : 1) * sizeof *end), last = 0;
+    assert_non_null(end);
+    assert_int_equal(hc_flows_run(p, &o, f, n, end), HC_OK);
+    for (size_t k = 0; k < n; k++)
+        last = end[k] > last ? end[k] : last;
+    free(end);
+    return last;
+}
+
+/* "random:sites:..." with 2 to 1 + sites_span sites of 1 to nodes_span nodes, random NIC and
+ * uplink capacities (1 to 100 MB/s) and uplink latency (up to 10 ms), interleaved or not. */
+static void random_sites_spec(hc_rng_t *r, unsigned sites_span, unsigned nodes_span, char *spec,
+                              size_t len)
+{
+    snprintf(spec, len,
+             "random:sites:sites=%u:nodes=%u:nic_bw=%g:uplink_bw=%g:uplink_lat=%g:"
+             "interleave=%u",
+             2 + (unsigned)(hc_rng_u64(r) % sites_span), 1 + (unsigned)(hc_rng_u64(r) % nodes_span),
+             1e6 * (1 + 99 * hc_rng_uniform(r)), 1e6 * (1 + 99 * hc_rng_uniform(r)),
+             1e-2 * hc_rng_uniform(r), (unsigned)(hc_rng_u64(r) % 2));
+}
+
 /* Makespan of the transfers `bytes` (P x P) in the flow model, transfer k started at start[k]
  * (NULL: all at 0). */
 static double flows_makespan(const hc_platform_t *p, const double *bytes, const double *start)
 {
     const uint32_t P = hc_platform_size(p);
     hc_flow_t *f = calloc((size_t)P * P, sizeof *f);
-    double *end = calloc((size_t)P * P, sizeof *end), last = 0;
     assert_non_null(f);
-    assert_non_null(end);
     size_t n = 0;
     for (uint32_t i = 0; i < P; i++)
         for (uint32_t j = 0; j < P; j++)
@@ -825,13 +851,8 @@ static double flows_makespan(const hc_platform_t *p, const double *bytes, const 
                 f[n] = (hc_flow_t){i, j, bytes[(size_t)i * P + j], start ? start[n] : 0.0};
                 n++;
             }
-    hc_flow_opts_t o;
-    hc_flow_opts_init(&o);
-    assert_int_equal(hc_flows_run(p, &o, f, n, end), HC_OK);
-    for (size_t k = 0; k < n; k++)
-        last = end[k] > last ? end[k] : last;
+    const double last = run_last(p, 0, f, n);
     free(f);
-    free(end);
     return last;
 }
 
@@ -864,12 +885,7 @@ static void test_flows_bound_lp(void **state)
         hc_rng_t r;
         hc_rng_seed(&r, seed);
         char spec[160];
-        snprintf(spec, sizeof spec,
-                 "random:sites:sites=%u:nodes=%u:nic_bw=%g:uplink_bw=%g:uplink_lat=%g:"
-                 "interleave=%u",
-                 2 + (unsigned)(hc_rng_u64(&r) % 3), 1 + (unsigned)(hc_rng_u64(&r) % 4),
-                 1e6 * (1 + 99 * hc_rng_uniform(&r)), 1e6 * (1 + 99 * hc_rng_uniform(&r)),
-                 1e-2 * hc_rng_uniform(&r), (unsigned)(hc_rng_u64(&r) % 2));
+        random_sites_spec(&r, 3, 4, spec, sizeof spec);
         assert_int_equal(hc_platform_load(spec, &p), HC_OK);
         const uint32_t n = hc_platform_size(p);
         double *b = calloc((size_t)n * n, sizeof *b), *start = calloc((size_t)n * n, sizeof *start);
@@ -920,15 +936,7 @@ static double smpi_pieces_makespan(const hc_platform_t *p, const double *bytes, 
                 f[n++] = (hc_flow_t){i, j, rest / m, 0};
             }
         }
-    hc_flow_opts_t o;
-    hc_flow_opts_init(&o);
-    o.smpi_factors = 1;
-    double *end = malloc((n ? n : 1) * sizeof *end), last = 0;
-    assert_non_null(end);
-    assert_int_equal(hc_flows_run(p, &o, f, n, end), HC_OK);
-    for (size_t q = 0; q < n; q++)
-        last = end[q] > last ? end[q] : last;
-    free(end);
+    const double last = run_last(p, 1, f, n);
     free(f);
     return last;
 }
@@ -993,12 +1001,7 @@ static void test_flows_bound_classes(void **state)
         hc_rng_t r;
         hc_rng_seed(&r, seed);
         char spec[160];
-        snprintf(spec, sizeof spec,
-                 "random:sites:sites=%u:nodes=%u:nic_bw=%g:uplink_bw=%g:uplink_lat=%g:"
-                 "interleave=%u",
-                 2 + (unsigned)(hc_rng_u64(&r) % 2), 1 + (unsigned)(hc_rng_u64(&r) % 3),
-                 1e6 * (1 + 99 * hc_rng_uniform(&r)), 1e6 * (1 + 99 * hc_rng_uniform(&r)),
-                 1e-2 * hc_rng_uniform(&r), (unsigned)(hc_rng_u64(&r) % 2));
+        random_sites_spec(&r, 2, 3, spec, sizeof spec);
         assert_int_equal(hc_platform_load(spec, &p), HC_OK);
         const uint32_t n = hc_platform_size(p);
         double *b = calloc((size_t)n * n, sizeof *b), *pc = calloc((size_t)n * n, sizeof *pc);

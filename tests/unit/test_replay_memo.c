@@ -168,6 +168,16 @@ static void test_exchange_reduce(void **state)
     assert_int_equal(hc__memo_replay(m, f.pb, &f.so, s, &got), HC_OK);
     CHANGED("receive order", t->recv_order = !s->recv_order);
     CHANGED("relay", t->relay = HC_RELAY_FORWARDERS);
+    CHANGED("lead pieces", {
+        uint32_t K = 1;
+        for (uint32_t v = 0; v < s->P; v++)
+            K = (uint32_t)s->piece_groups[v] + 1 > K ? (uint32_t)s->piece_groups[v] + 1 : K;
+        t->lead_pieces = calloc((size_t)K * K, sizeof *t->lead_pieces);
+        assert_non_null(t->lead_pieces);
+        t->lead_pieces[K - 1] = 4;
+        t->lead_groups = K;
+        t->lead_bytes = 3468;
+    });
     CHANGED("piece group", t->piece_groups[1] = s->piece_groups[1] + 1);
     CHANGED("piece size", t->segment_bytes = s->segment_bytes / 2);
     CHANGED("event destination", t->events[0].dst = s->events[1].dst);
