@@ -18,7 +18,9 @@
  * heterogeneous matrices) and
  * forces every registered algorithm, "native" and "auto" in turn; the receive order of an
  * exchange in pieces (hc_comm_opts_t.recv_order) goes auto, round-robin, messages by index,
- * and an exchange through site forwarders (hc_comm_opts_t.relay) auto, never, forwarders.
+ * and an exchange through site forwarders (hc_comm_opts_t.relay) auto, never, forwarders; half
+ * the cases plan under SimGrid's model (HETCOLL_FLOW_MODEL=smpi at the communicator's creation:
+ * the variants of its size classes, an all-to-all's lead pieces among them).
  *
  * Every rank draws the same cases: case k's parameters come from (seed, k) only, so
  *   mpirun -np P stress --seed S --first K --cases N
@@ -303,6 +305,8 @@ typedef struct {
     const char *bcast_split;  /* a broadcast's pieces across sites (API mode): by the index */
     const char *reduce_split; /* a reduction's segments across sites (API mode): likewise */
     const char *relay;        /* an exchange through site forwarders (API mode): likewise */
+    const char *flow_model;   /* HETCOLL_FLOW_MODEL at the communicator's creation (API mode,
+                               * not with threads): "smpi" for half the cases, by the index */
 } case_t;
 
 static _Thread_local const case_t *current;
@@ -313,7 +317,7 @@ static void describe(const case_t *c, char *out, size_t len)
     snprintf(out, len,
              "case %ld: %s on %s of %d ranks, root %d, %s x %ld / %s x %ld, op %s, in place %d, "
              "%d reps, algorithm %s, platform %s, delay rank %d %.4f s, fault delay '%s', "
-             "receive order %s, broadcast split %s, reduction split %s, relay %s",
+             "receive order %s, broadcast split %s, reduction split %s, relay %s, flow model %s",
              c->index, coll_names[c->coll],
              c->comm_kind == 0   ? "MPI_COMM_WORLD"
              : c->comm_kind == 1 ? "a duplicate"
@@ -323,7 +327,8 @@ static void describe(const case_t *c, char *out, size_t len)
              c->delay_rank, c->delay, c->fault, c->recv_order ? c->recv_order : "(environment)",
              c->bcast_split ? c->bcast_split : "(environment)",
              c->reduce_split ? c->reduce_split : "(environment)",
-             c->relay ? c->relay : "(environment)");
+             c->relay ? c->relay : "(environment)",
+             c->flow_model ? c->flow_model : "(environment)");
 }
 
 static void watchdog(int sig)
@@ -1004,7 +1009,21 @@ static void run_case(long index, comms_t *cs, MPI_Comm self)
         if (hc_platform_load(c.platform, &plat) != HC_OK)
             fprintf(stderr, "stress: %s: %s\n", c.platform, hc_error_detail());
     }
+    /* SimGrid's model for the planner (its size classes: pieces, leads, forwarders, sub-messages
+     * of SimGrid's best classes), for half the cases; setenv is not thread-safe */
+    const char *was = getenv("HETCOLL_FLOW_MODEL");
+    char saved[32] = "";
+    if (was)
+        snprintf(saved, sizeof saved, "%s", was);
+    if (!O.threads && ((uint64_t)c.index * 0x94D049BB133111EBull >> 40) % 2) {
+        c.flow_model = "smpi";
+        setenv("HETCOLL_FLOW_MODEL", "smpi", 1);
+    }
     int err = hc_comm_create(comm, plat, &o, &t.hc);
+    if (c.flow_model && was)
+        setenv("HETCOLL_FLOW_MODEL", saved, 1);
+    else if (c.flow_model)
+        unsetenv("HETCOLL_FLOW_MODEL");
     hc_platform_destroy(plat);
     if (err != MPI_SUCCESS) {
         fprintf(stderr, "stress: hc_comm_create failed: %s\n", hc_error_detail());
