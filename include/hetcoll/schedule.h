@@ -325,8 +325,8 @@ void hc_schedule_recv_sequence(uint32_t recv_order, const uint32_t *cnt, size_t 
  * in the message's place of the node's order; piece k (0 <= k < n) covers bytes
  * [floor(k * bytes / n), floor((k + 1) * bytes / n)). 1 for whole messages (segment_bytes 0,
  * a reduction, a redistribution, a broadcast in whole messages) and for empty ones. The cap keeps a
- * rank's messages within 2 x HC_SCHEDULE_MAX_PIECES x P, whatever piece size a schedule file names.
- * (API 12) */
+ * rank's messages within 2 x HC_SCHEDULE_MAX_PIECES x P, whatever piece size a schedule file names
+ * (4 x with lead pieces, at most HC_SCHEDULE_MAX_PIECES more per message). (API 12) */
 #define HC_SCHEDULE_MAX_PIECES 256u
 uint32_t hc_schedule_pieces(const hc_schedule_t *s, uint64_t bytes);
 /* Pieces of the message src -> dst of `bytes`: 1 when the schedule's piece_groups put src and

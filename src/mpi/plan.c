@@ -87,6 +87,11 @@ static int same_shape(const hc_schedule_t *a, const hc_schedule_t *b)
         (a->piece_groups && b->piece_groups && a->P == b->P &&
          memcmp(a->piece_groups, b->piece_groups, sizeof *a->piece_groups * a->P) != 0))
         return 0;
+    if (!a->lead_pieces != !b->lead_pieces ||
+        (a->lead_pieces && (a->lead_bytes != b->lead_bytes || a->lead_groups != b->lead_groups ||
+                            memcmp(a->lead_pieces, b->lead_pieces,
+                                   sizeof *a->lead_pieces * a->lead_groups * a->lead_groups) != 0)))
+        return 0;
     for (size_t i = 0; i < a->n_events; i++)
         if (a->events[i].src != b->events[i].src || a->events[i].dst != b->events[i].dst ||
             a->events[i].seg != b->events[i].seg || a->events[i].bytes != b->events[i].bytes)
@@ -916,6 +921,7 @@ typedef struct {
     const double *lat; /* ng x ng: the longest route latency between two groups */
     double lmax;
     int smpi;
+    double max_pieces; /* the transfers a variant may make (piece_variants' budget) */
 } lead_ctx_t;
 
 /* from with `count` lead pieces of `lb` bytes between the groups at least far x lmax apart,
@@ -936,7 +942,8 @@ static hc_schedule_t *lead_try(const lead_ctx_t *x, double far, uint64_t lb, uin
         t->lead_pieces[q] = x->lat[q] > 0 && x->lat[q] >= far * x->lmax ? count : 0;
     t->lead_groups = x->ng;
     t->lead_bytes = lb;
-    if (flow_predict(x->pb, t, x->smpi) != HC_OK ||
+    if ((double)hc_schedule_piece_count(t) > x->max_pieces ||
+        flow_predict(x->pb, t, x->smpi) != HC_OK ||
         hc_schedule_set_note(t,
                              "%s: pieces of %llu B, the messages between %s beginning with %u "
                              "of %llu B",
@@ -949,7 +956,7 @@ static hc_schedule_t *lead_try(const lead_ctx_t *x, double far, uint64_t lb, uin
     return t;
 }
 
-static void lead_variants(const hc_problem_t *pb, int smpi, hc_schedule_t **s)
+static void lead_variants(const hc_problem_t *pb, int smpi, double max_pieces, hc_schedule_t **s)
 {
     const hc_platform_t *p = pb->platform;
     hc_schedule_t *from = *s;
@@ -974,7 +981,7 @@ static void lead_variants(const hc_problem_t *pb, int smpi, hc_schedule_t **s)
             lat[q] = l > lat[q] ? l : lat[q];
             lmax = l > lmax ? l : lmax;
         }
-    const lead_ctx_t x = {pb, from, g, ng, lat, lmax, smpi};
+    const lead_ctx_t x = {pb, from, g, ng, lat, lmax, smpi, max_pieces};
     hc_schedule_t *best = NULL;
     double best_far = 0;
     uint64_t best_lb = 0;
@@ -1081,7 +1088,7 @@ static void piece_variants(const hc_problem_t *pb, const hc_algo_opts_t *o, int 
         }
     }
     if (fastest && leads && smpi)
-        lead_variants(pb, smpi, &fastest);
+        lead_variants(pb, smpi, max_pieces, &fastest);
     /* the fastest again with windows of pieces in flight, the smallest near enough (not when
      * it loses to whole messages anyway: windowed replays of many pieces cost more, 3-site grid
      * skewed 1 MiB, 378336 pieces: 1.2 s posted at once, 9.7 s with 4 in flight) */
