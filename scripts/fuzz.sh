@@ -27,6 +27,8 @@ for c in "alltoall --msg 1KiB --algo caterpillar" "bcast --msg 1KiB --algo binom
     # shellcheck disable=SC2086
     $B/bin/hetcoll schedule $c --platform builtin:gusto --format json -o "$S/schedule/${c%% *}.json"
 done
+# an exchange in pieces with lead pieces (API 24)
+printf '%s' '{"format":"hetcoll-schedule/1","collective":"alltoall","algorithm":"pieces","nodes":2,"makespan":1.0,"segment_bytes":8192,"piece_groups":[0,1],"lead_bytes":2048,"lead_pieces":[[0,3],[5,0]],"events":[{"src":0,"dst":1,"start":0.0,"end":1.0,"bytes":65536},{"src":1,"dst":0,"start":0.0,"end":1.0,"bytes":65536}]}' >"$S/schedule/leads.json"
 printf '{"format":"hetcoll-directory/1","epoch":1,"timestamp":1700000000,"interval_s":1,"mode":"full","error_metric":"mse","platform":%s}' \
     "$(cat "$S/platform/gusto.json")" >"$S/directory/d.json"
 printf '\000\003\001\005\007\002\011\004' >"$S/algorithms/a"

@@ -395,17 +395,21 @@ static int parse_leads(const ctx_t *c, json_t *root, json_t *v, hc_schedule_t *s
         if ((size_t)s->piece_groups[x] >= K)
             return perr(c, "lead_pieces", "has %zu rows; piece_groups[%u] is %d", K, x,
                         s->piece_groups[x]);
+    /* the rows' shapes first: K x K entries are then in the file (memory bounded by it) */
+    for (size_t i = 0; i < K; i++) {
+        json_t *row = json_array_get(v, i);
+        if (!json_is_array(row) || json_array_size(row) != K) {
+            char f[160];
+            snprintf(f, sizeof f, "lead_pieces[%zu]", i);
+            return perr(c, f, "must be an array of %zu counts", K);
+        }
+    }
     uint32_t *a = hc__malloc(K * K, sizeof *a);
     if (!a)
         return hc__error(HC_ERR_NOMEM, "out of memory reading %s", c->origin);
     for (size_t i = 0; i < K; i++) {
         json_t *row = json_array_get(v, i);
         char f[160];
-        snprintf(f, sizeof f, "lead_pieces[%zu]", i);
-        if (!json_is_array(row) || json_array_size(row) != K) {
-            free(a);
-            return perr(c, f, "must be an array of %zu counts", K);
-        }
         for (size_t j = 0; j < K; j++) {
             json_t *x = json_array_get(row, j);
             if (!json_is_integer(x) || json_integer_value(x) < 0 ||
