@@ -903,15 +903,18 @@ static int round_robin(const hc_problem_t *pb, hc_schedule_t *s, int smpi)
 /* Lead pieces (hc_schedule_t.lead_pieces) tried on *s, every message posted at once, under
  * SimGrid's factors: the messages between the groups farthest apart (their longest route
  * latency at least 3/4 of the longest between groups), or between any two groups, begin with
- * pieces of 2048 or HC__SMPI_LOW_LAT_TOP_BYTES bytes (1411 to 3468 B: their bytes start after
- * 1.61 latencies instead of 2.19, at 0.61 of the rate, so only the first bytes gain), 8 to
- * 48 KiB of them, then the count next to the best. Groups: s's piece_groups, else the
+ * pieces of HC__LEAD_BYTES (in 1411 to 3468 B: their bytes start after 1.61 latencies instead
+ * of 2.19, at 0.61 of the rate, so only the first bytes gain), 8 to 48 KiB of them, then the
+ * count next to the best. What counts is the lead bytes, not the piece size within the class
+ * (the C1-C2 pair led: 7 x 3468 B 0.030834 s, 12 x 2048 B 0.030804 s, 18 x 1411 B 0.030825 s);
+ * 2048 B pieces give the finer steps. Groups: s's piece_groups, else the
  * platform's clusters (messages inside one then whole). The search stops at once when neither
  * of its first two tries gains HC__LEAD_PROBE (the exchanges limited by bandwidth alone). The
  * fastest replaces *s when predicted HC__LEAD_GAIN faster. grid5000-links, 64 KiB all-to-all:
  * 8 KiB pieces 0.03324 s; the far sites' messages (12.2 ms apart) beginning with 12 x 2048 B
  * 0.03080 s (8 x 3468 B: 0.03104 s; SMPI 0.03108 s). */
 #define HC__LEAD_GAIN 0.99
+#define HC__LEAD_BYTES 2048u
 #define HC__LEAD_PROBE 0.995
 typedef struct {
     const hc_problem_t *pb;
@@ -984,34 +987,30 @@ static void lead_variants(const hc_problem_t *pb, int smpi, double max_pieces, h
     const lead_ctx_t x = {pb, from, g, ng, lat, lmax, smpi, max_pieces};
     hc_schedule_t *best = NULL;
     double best_far = 0;
-    uint64_t best_lb = 0;
     uint32_t best_n = 0;
     static const double far[] = {0.75, 0};
-    static const uint64_t sizes[] = {2048, HC__SMPI_LOW_LAT_TOP_BYTES};
-    static const uint64_t totals[] = {24576, 8192, 16384, 32768, 49152};
+    static const uint32_t counts[] = {12, 4, 8, 16, 24}; /* x HC__LEAD_BYTES: 8 to 48 KiB */
     int probing = 1;
     for (size_t f = 0; lat && lmax > 0 && f < sizeof far / sizeof *far; f++)
-        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
-            for (size_t q = 0; q < sizeof totals / sizeof *totals; q++) {
-                const uint32_t n = (uint32_t)((totals[q] + sizes[k] / 2) / sizes[k]);
-                hc_schedule_t *t = lead_try(&x, far[f], sizes[k], n);
-                if (t && (!best || t->makespan < best->makespan)) {
-                    best_far = far[f];
-                    best_lb = sizes[k];
-                    best_n = n;
-                }
-                if (t)
-                    keep(t, &best);
-                /* the first two tries: does any lead gain at all? */
-                if (probing && q == 1) {
-                    probing = 0;
-                    if (!best || best->makespan >= HC__LEAD_PROBE * from->makespan)
-                        goto searched;
-                }
+        for (size_t q = 0; q < sizeof counts / sizeof *counts; q++) {
+            hc_schedule_t *t = lead_try(&x, far[f], HC__LEAD_BYTES, counts[q]);
+            if (t && (!best || t->makespan < best->makespan)) {
+                best_far = far[f];
+                best_n = counts[q];
             }
+            if (t)
+                keep(t, &best);
+            /* the first two tries: does any lead gain at all? */
+            if (probing && q == 1) {
+                probing = 0;
+                if (!best || best->makespan >= HC__LEAD_PROBE * from->makespan)
+                    goto searched;
+            }
+        }
     for (int d = -2; best && d <= 2; d++) /* the count next to the best */
         if (d != 0 && (int)best_n + d > 0)
-            keep_or_drop(lead_try(&x, best_far, best_lb, (uint32_t)((int)best_n + d)), &best);
+            keep_or_drop(lead_try(&x, best_far, HC__LEAD_BYTES, (uint32_t)((int)best_n + d)),
+                         &best);
 searched:
     free(lat);
     free(own);
