@@ -44,6 +44,14 @@ typedef struct hc_algo_opts {
      * it (taken from the relay trees in proportion). 0 = the packing's deal (default); the
      * runtime tries it under SimGrid's default network model. (API 19) */
     uint32_t tail_direct_pieces;
+    /* bcast `multitree`: when between 1 and the segment, pieces alternate between the segment
+     * and alternate_bytes (odd pieces the smaller; with a ramp, each piece its ramp weight times
+     * its size), as many as their mean size makes. In SimGrid's fair sharing pieces that a
+     * sender posts together end together and, refilled together, stay in lock step, each
+     * window paying its latency once more (docs/design.md, "Windows in lock step"); pieces of
+     * two sizes never stay together. 0 = equal pieces (default); the runtime tries 9360 B
+     * pieces alternating with 5850 B ones under SimGrid's default network model. (API 25) */
+    uint64_t alternate_bytes;
 } hc_algo_opts_t;
 
 #define HC_SITE_TREES_AUTO 0

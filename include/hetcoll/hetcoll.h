@@ -11,7 +11,7 @@
 /* The API level these headers describe: raised whenever a public declaration changes (a field,
  * a function, a constant). Compare with hc_api_version() at run time (docs/architecture.md,
  * "ABI"). */
-#define HC_API_VERSION 24
+#define HC_API_VERSION 25
 
 #include "algo.h"
 #include "cost.h"

@@ -525,6 +525,13 @@ static void split_variants(const hc_problem_t *pb, int smpi, int64_t split, hc_s
  * latencies: 5761 to 9360 B, hc_flow_factors). */
 #define HC__SMPI_BEST_TOP_BYTES 9360u
 #define HC__SMPI_BEST_BOTTOM_BYTES 5761u
+/* Pieces of the best class alternating with these (hc_algo_opts_t.alternate_bytes, API 25):
+ * pieces a sender posts together end together in SimGrid's fair sharing and, refilled
+ * together, stay in lock step, paying each window's latency once more; two sizes keep them
+ * apart. grid5000, 16 MiB multitree, flow model (SMPI's factors), at the window rule x 2 the
+ * class's factor: 9360 B pieces alone 0.1988 s (their best, at 4 x); alternating with 5762,
+ * 5850, 6200, 6700, 7300 and 8000 B ones 0.1849, 0.1846, 0.1845, 0.1857, 0.1870 and 0.1944 s. */
+#define HC__SMPI_ALT_BYTES 5850u
 /* Under SMPI's factors a broadcast is also tried in pieces of that class, in up to this many
  * events: grid5000's 16 MiB in 9360 B pieces makes 41239 (replayed in 0.1 s); the runtime's
  * choice there went from multitree in 64 KiB pieces (0.516 s predicted, 0.509 s in SMPI) to
@@ -649,6 +656,23 @@ static void class_ramps(const hc_problem_t *pb, const char *name, const hc_algo_
     hc_schedule_destroy(f);
 }
 
+/* The best class's pieces t again alternating with HC__SMPI_ALT_BYTES ones, at bdp_variant's
+ * windows; nothing when the algorithm ignores the option or the replay would exceed max_events
+ * (grid5000's 16 MiB: 2207 pieces, 50761 events). */
+static void alternate_variant(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
+                              const hc_schedule_t *t, double max_events, hc_schedule_t **best)
+{
+    hc_algo_opts_t v = *o;
+    v.segment_bytes = HC__SMPI_BEST_TOP_BYTES;
+    v.alternate_bytes = HC__SMPI_ALT_BYTES;
+    hc_schedule_t *a = NULL;
+    if (hc_schedule_compute(pb, name, &v, &a) == HC_OK && !same_shape(a, t) &&
+        (double)a->n_events <= max_events)
+        bdp_variant(pb, a, HC__SMPI_BEST_TOP_BYTES, best);
+    hc_schedule_destroy(a);
+    hc_error_clear();
+}
+
 static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo_opts_t *o,
                          int smpi, hc_schedule_t **s)
 {
@@ -716,6 +740,8 @@ static void seg_variants(const hc_problem_t *pb, const char *name, const hc_algo
         const int ramps = i != n_tries - 1;
         if (smpi)
             bdp_variant(pb, t, seg, &best);
+        if (smpi && i == n_tries - 1)
+            alternate_variant(pb, name, o, t, cap_i, &best);
         /* where the rule's window covers the latencies (sw 0) it is one send at a time on
          * short links, and a node feeding two children (two-tree) keeps its NIC busy only
          * with 2 (fat tree, 64 KiB in 8 KiB pieces under SMPI's factors: 1.49 ms with the rule,

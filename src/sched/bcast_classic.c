@@ -52,21 +52,37 @@ static uint64_t ramp_weight(uint32_t k, uint32_t ramp, uint32_t j)
 
 int hc__bc_ramp_offsets(uint64_t msg, uint64_t segbytes, uint32_t k, uint32_t ramp, uint64_t *off)
 {
-    uint64_t total = 0;
-    ramp = ramp > 64 ? 64 : ramp;
-    for (uint32_t j = 0; ramp > 1 && k <= HC__MAX_SEG_FORCED && j < k; j++)
-        total += ramp_weight(k, ramp, j);
+    return hc__bc_piece_offsets(msg, segbytes, k, ramp, HC__BC_ODD_EQUAL, off);
+}
+
+int hc__bc_piece_offsets(uint64_t msg, uint64_t segbytes, uint32_t k, uint32_t ramp, uint32_t odd,
+                         uint64_t *off)
+{
+    /* weights: a ramp's, times HC__BC_ODD_EQUAL for even pieces and `odd` for odd ones; at most
+     * 65536 x 64 x 1024 = 2^32 in all, so that r * w below stays under 2^64 */
+    uint64_t total = 0, wmin = UINT64_MAX;
+    ramp = ramp > 64 ? 64 : ramp <= 1 ? 1 : ramp;
+    odd = odd == 0 || odd > HC__BC_ODD_EQUAL ? HC__BC_ODD_EQUAL : odd;
+    const int weighted = ramp > 1 || odd < HC__BC_ODD_EQUAL;
+    for (uint32_t j = 0; weighted && k <= HC__MAX_SEG_FORCED && j < k; j++) {
+        const uint64_t w = ramp_weight(k, ramp, j) * (j % 2 ? odd : HC__BC_ODD_EQUAL);
+        total += w;
+        wmin = w < wmin ? w : wmin;
+    }
     off[0] = 0;
-    if (total == 0 || msg < total) { /* no ramp, or a piece of weight 1 would be empty */
+    /* no weights, or a piece of the least weight would be empty (msg * wmin < total) */
+    if (total == 0 || msg < total / wmin + (total % wmin != 0)) {
+        const uint64_t seg =
+            segbytes && (uint64_t)k * segbytes >= msg ? segbytes : (msg + k - 1) / k;
         for (uint32_t j = 0; j < k; j++)
-            off[j + 1] = off[j] + hc__bc_seg_bytes(msg, segbytes, k, j);
+            off[j + 1] = off[j] + (off[j] < msg ? hc__bc_seg_bytes(msg, seg, k, j) : 0);
         return 0;
     }
-    /* off_j = msg * W_j / total without overflow: r * W_j < total^2 <= (64 x 2^16)^2 */
+    /* off_j = msg * W_j / total without overflow: r * W_j < total^2 <= 2^64 */
     const uint64_t q = msg / total, r = msg % total;
     uint64_t w = 0;
     for (uint32_t j = 0; j < k; j++) {
-        w += ramp_weight(k, ramp, j);
+        w += ramp_weight(k, ramp, j) * (j % 2 ? odd : HC__BC_ODD_EQUAL);
         off[j + 1] = q * w + r * w / total;
     }
     return 1;

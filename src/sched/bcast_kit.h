@@ -142,6 +142,14 @@ uint64_t hc__bc_seg_bytes(uint64_t msg, uint64_t segbytes, uint32_t k, uint32_t 
  * clamped to 64); returns 1. Returns 0 with hc__bc_seg_bytes's pieces when ramp <= 1, k >
  * HC__MAX_SEG_FORCED or the smallest ramped piece would be empty. */
 int hc__bc_ramp_offsets(uint64_t msg, uint64_t segbytes, uint32_t k, uint32_t ramp, uint64_t *off);
+/* The same with odd pieces weighing odd / HC__BC_ODD_EQUAL of even ones besides (1 to
+ * HC__BC_ODD_EQUAL; 0 or HC__BC_ODD_EQUAL: equal), so that pieces alternate between two sizes;
+ * returns 1 when the pieces are weighted. Without weights, or when the lightest piece would be
+ * empty, equal pieces of segbytes (of ceil(msg / k) when k pieces of segbytes do not cover msg)
+ * and 0. */
+#define HC__BC_ODD_EQUAL 1024u
+int hc__bc_piece_offsets(uint64_t msg, uint64_t segbytes, uint32_t k, uint32_t ramp, uint32_t odd,
+                         uint64_t *off);
 /* parent[v] = p when parent is not NULL. */
 void hc__bc_set_parent(int32_t *parent, uint32_t v, uint32_t p);
 /* Number of segments used by classic a on n nodes with segment size segbytes. */

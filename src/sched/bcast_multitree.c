@@ -268,10 +268,19 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
     }
     if (seg > m)
         seg = m;
-    const uint32_t K = hc__bc_seg_count(m, seg);
+    /* pieces alternating between seg and opts->alternate_bytes: as many as their mean size
+     * makes (equal pieces when that is more than HC__MAX_SEG_FORCED) */
+    const uint64_t alt =
+        opts && opts->alternate_bytes && opts->alternate_bytes < seg ? opts->alternate_bytes : 0;
+    uint32_t K = hc__bc_seg_count(m, alt ? (seg + alt) / 2 : seg);
+    uint32_t odd = alt ? (uint32_t)((alt * HC__BC_ODD_EQUAL + seg / 2) / seg) : HC__BC_ODD_EQUAL;
+    if (K > HC__MAX_SEG_FORCED) {
+        K = hc__bc_seg_count(m, seg);
+        odd = HC__BC_ODD_EQUAL;
+    }
     uint32_t *tree_of = hc__malloc(K, sizeof *tree_of);
     uint64_t *off = hc__malloc((size_t)K + 1, sizeof *off);
-    int ramped = 0;
+    int ramped = 0, alternated = 0;
     uint32_t tail = 0;
     uint32_t *site = hc__malloc(P, sizeof *site), *pos = hc__malloc(P, sizeof *pos);
     uint32_t *fan = hc__malloc(nc, sizeof *fan);
@@ -284,10 +293,19 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
     if (rc == HC_OK && (!tree_of || !off || !site || !pos || !fan || !kid || !top))
         rc = hc__error(HC_ERR_NOMEM, "out of memory in the multitree broadcast");
     if (rc == HC_OK) {
+        const uint32_t r = opts ? opts->ramp_pieces : 0;
+        int weighted = hc__bc_piece_offsets(m, seg, K, r, odd, off);
+        if (!weighted && odd < HC__BC_ODD_EQUAL) {
+            /* an odd piece would be empty: equal pieces of seg (no more than K) */
+            K = hc__bc_seg_count(m, seg);
+            odd = HC__BC_ODD_EQUAL;
+            weighted = hc__bc_piece_offsets(m, seg, K, r, odd, off);
+        }
+        ramped = weighted && r > 1;
+        alternated = weighted && odd < HC__BC_ODD_EQUAL && K > 2;
         hc__mt_deal(&k, K, tree_of);
         if (opts && opts->tail_direct_pieces)
             tail = tail_direct(k.nt, K, opts->tail_direct_pieces, tree_of);
-        ramped = hc__bc_ramp_offsets(m, seg, K, opts ? opts->ramp_pieces : 0, off);
         /* NIC-paced: the arrival term (pieces come no faster than the mix's most loaded link
          * lets them; a wider tree behind a slow uplink) was predicted 0.158 s for 1 MiB on the
          * 3-site grid of 63 ranks and ran 0.186 s in SMPI, where the NIC-paced tree is
@@ -363,13 +381,17 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
         if (ramped)
             snprintf(ramp, sizeof ramp, " (ramped up and down over %u, the largest %llu bytes)",
                      opts->ramp_pieces > 64 ? 64 : opts->ramp_pieces, (unsigned long long)largest);
+        else if (alternated) /* pieces 1 and 2: an odd one and an even one */
+            snprintf(ramp, sizeof ramp, " (alternating with pieces of %llu bytes)",
+                     (unsigned long long)(off[2] - off[1]));
+        const uint64_t shown = alternated && !ramped ? off[1] : seg;
         char last[64] = "";
         if (tail)
             snprintf(last, sizeof last, ", the last %u on the direct tree", tail);
         rc = hc_schedule_set_note(s,
                                   "multitree: %u pieces of %llu bytes%s over %u site trees (%s%s), "
                                   "inside the sites %s%.0u",
-                                  K, (unsigned long long)seg, ramp, used, mix, last,
+                                  K, (unsigned long long)shown, ramp, used, mix, last,
                                   fan[nc > 1 ? 1 : 0] ? "fan-out " : "two trees",
                                   fan[nc > 1 ? 1 : 0]);
     }

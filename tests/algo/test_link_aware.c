@@ -2250,6 +2250,115 @@ static void test_bcast_bdp_more(void **state)
     hc_platform_destroy(p);
 }
 
+/* Pieces alternating between two sizes (hc_algo_opts_t.alternate_bytes): every piece keeps one
+ * size on every hop, odd pieces within a byte of m x alt / (sum of the weights) and even ones of
+ * m x seg / (the same sum), K from the mean size, the bytes summing to m; with a ramp the
+ * weights multiply. On grid5000-links, 16 MiB in 9360 B pieces, the flow model under SMPI's
+ * factors (at the window rule x 2 the class's factor) times the pieces alternating with 5850 B
+ * ones at least 5 % below the equal pieces at their best factor (lock step: docs/design.md,
+ * "Windows in lock step"). Options that cannot alternate (alt >= seg, pieces that would be
+ * empty, more than 65536 pieces) leave equal pieces. */
+static void check_alternating(const hc_schedule_t *s, uint64_t m, uint64_t seg, uint64_t alt,
+                              uint32_t ramp)
+{
+    const uint32_t K = s->n_segments;
+    uint64_t *size = calloc(K, sizeof *size), sum = 0;
+    double total = 0;
+    assert_non_null(size);
+    for (size_t i = 0; i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        assert_true(e->seg < K);
+        if (size[e->seg])
+            assert_int_equal(size[e->seg], e->bytes);
+        size[e->seg] = e->bytes;
+    }
+    const double odd = floor((double)alt * 1024 / (double)seg + 0.5);
+    for (uint32_t j = 0; j < K; j++) {
+        double w = j + 1 < ramp ? j + 1 : ramp;
+        w = K - j < w ? K - j : w;
+        total += w * (j % 2 ? odd : 1024);
+    }
+    for (uint32_t j = 0; j < K; j++) {
+        double w = j + 1 < ramp ? j + 1 : ramp;
+        w = K - j < w ? K - j : w;
+        const double want = (double)m * w * (j % 2 ? odd : 1024) / total;
+        assert_true(size[j] > 0 && fabs((double)size[j] - want) <= 1.0);
+        assert_true(ramp > 1 || size[j] <= seg); /* a ramp enlarges the middle pieces */
+        sum += size[j];
+    }
+    assert_int_equal(sum, m);
+    free(size);
+}
+
+static void test_multitree_alternate(void **state)
+{
+    (void)state;
+    hc_platform_t *p = NULL;
+    const uint64_t m = 16u << 20;
+    hc_problem_t *pb = grid5000_problem(HC_COLL_BCAST, m, &p);
+    hc_algo_opts_t o;
+    hc_algo_opts_init(&o);
+    o.segment_bytes = 9360;
+    hc_schedule_t *eq = NULL, *alt = NULL;
+    assert_int_equal(hc_schedule_compute(pb, "multitree", &o, &eq), HC_OK);
+    o.alternate_bytes = 5850;
+    assert_int_equal(hc_schedule_compute(pb, "multitree", &o, &alt), HC_OK);
+    assert_int_equal(hc_schedule_validate(alt, pb), HC_OK);
+    assert_int_equal(alt->n_segments, (m + 7604) / 7605);
+    check_alternating(alt, m, 9360, 5850, 1);
+    assert_non_null(strstr(alt->note, "alternating with pieces of"));
+    const double factor = smpi_class_factor(9360);
+    double t_eq = INFINITY;
+    for (int k = 1; k <= 4; k *= 2) {
+        eq->window_bdp_factor = k * factor;
+        const double t = smpi_time(pb, eq);
+        t_eq = t < t_eq ? t : t_eq;
+    }
+    alt->window_bdp_factor = 2 * factor;
+    const double t_alt = smpi_time(pb, alt), bound = smpi_bcast_bound(p, m);
+    printf("grid5000 multitree 16 MiB, SMPI's model: 9360 B pieces %.4f s (their best window), "
+           "alternating with 5850 B ones %.4f s; bound %.4f s\n",
+           t_eq, t_alt, bound);
+    assert_true(t_alt >= bound);
+    assert_true(t_alt < 0.95 * t_eq);
+    hc_schedule_destroy(alt);
+    alt = NULL;
+    /* with a ramp: the weights multiply */
+    o.ramp_pieces = 8;
+    assert_int_equal(hc_schedule_compute(pb, "multitree", &o, &alt), HC_OK);
+    assert_int_equal(hc_schedule_validate(alt, pb), HC_OK);
+    check_alternating(alt, m, 9360, 5850, 8);
+    assert_non_null(strstr(alt->note, "ramped"));
+    hc_schedule_destroy(alt);
+    alt = NULL;
+    hc_schedule_destroy(eq);
+    hc_problem_destroy(pb);
+    hc_platform_destroy(p);
+    /* what cannot alternate stays equal: alt >= seg; 3 B in pieces of 2 and 1 (the odd one
+     * would weigh 512 / 1024 of a byte: empty); more than 65536 pieces of the mean size */
+    const struct {
+        uint64_t m, seg, alt;
+    } eqc[] = {{1u << 20, 8192, 8192}, {1u << 20, 8192, 9000}, {3, 2, 1}, {1u << 20, 16, 15}};
+    for (size_t x = 0; x < sizeof eqc / sizeof *eqc; x++) {
+        hc_problem_t *pb2 =
+            platform_problem("random:sites:sites=2:nodes=2", HC_COLL_BCAST, eqc[x].m, &p);
+        hc_algo_opts_init(&o);
+        o.segment_bytes = eqc[x].seg;
+        assert_int_equal(hc_schedule_compute(pb2, "multitree", &o, &eq), HC_OK);
+        o.alternate_bytes = eqc[x].alt;
+        assert_int_equal(hc_schedule_compute(pb2, "multitree", &o, &alt), HC_OK);
+        assert_int_equal(hc_schedule_validate(alt, pb2), HC_OK);
+        assert_int_equal(alt->n_segments, eq->n_segments);
+        for (size_t i = 0; i < alt->n_events; i++)
+            assert_int_equal(alt->events[i].bytes, eq->events[i].bytes);
+        hc_schedule_destroy(eq);
+        hc_schedule_destroy(alt);
+        eq = alt = NULL;
+        hc_problem_destroy(pb2);
+        hc_platform_destroy(p);
+    }
+}
+
 /* Trees under HC__MT_MIN_WEIGHT carry no pieces: on grid5000 the packing leaves the site chain
  * at 99.9 % and a residue on the direct tree, which in 1793 pieces of 9360 B (16 MiB) got a
  * few; the root then sent over the WAN and kept the WAN's window for its own site's sends too
@@ -2298,6 +2407,7 @@ int main(void)
         cmocka_unit_test(test_two_tree_shape),
         cmocka_unit_test(test_two_tree_window),
         cmocka_unit_test(test_multitree_ramp),
+        cmocka_unit_test(test_multitree_alternate),
         cmocka_unit_test(test_bdp_window),
         cmocka_unit_test(test_multitree_site_trees),
         cmocka_unit_test(test_multitree_tail_direct),

@@ -104,6 +104,7 @@ ROWS=$(cat <<'TABLE'
 1|ramp|schedule bcast --platform builtin:gusto --msg 1MiB --algo multitree --ramp 65
 1|site-trees|schedule bcast --platform builtin:gusto --msg 1MiB --algo multitree --site-trees 3
 1|tail-direct|schedule bcast --platform builtin:gusto --msg 1MiB --algo multitree --tail-direct -4
+1|alternate|schedule bcast --platform builtin:gusto --msg 1MiB --algo multitree --alternate 5x
 1|more than 524288|schedule alltoall --platform builtin:grid5000 --msg 1MiB --algo pieces --segment 1KiB
 TABLE
 )

@@ -1008,6 +1008,44 @@ static void test_bcast_class_ramp(void **state)
     hc_comm_destroy(c);
 }
 
+/* Pieces alternating between two sizes (hc_algo_opts_t.alternate_bytes): on grid5000-links
+ * with rank i on site i mod 3, under SMPI's model and trusting it, a 4 MiB broadcast at 4 or 5
+ * ranks plans multitree in 9360 B pieces alternating with 5850 B ones (the flow model's
+ * fastest: lock step, docs/design.md); its bytes are MPI_Bcast's, a rank late on one call.
+ * Other sizes plan other things (stripes, class ramps) or plan too long for a unit test. */
+static void test_bcast_alternate(void **state)
+{
+    (void)state;
+    if (size < 4 || size > 5)
+        skip();
+    hc_platform_t *g = NULL, *p = NULL;
+    assert_int_equal(
+        hc_platform_load(HC_TEST_DATA "/../../bench/grid/platforms/grid5000-links.json", &g),
+        HC_OK);
+    uint32_t nodes[5];
+    for (int i = 0; i < size; i++) /* rank i on site i mod 3 (8 nodes each) */
+        nodes[i] = (uint32_t)((i % 3) * 8 + i / 3);
+    assert_int_equal(hc_platform_subset(g, nodes, (uint32_t)size, &p), HC_OK);
+    hc_platform_destroy(g);
+    hc_comm_t *c = smpi_model_comm_on(p);
+    for (int rep = 0; rep < 3; rep++) {
+        if (rep == 1 && rank == size - 1) {
+            const double t = MPI_Wtime() + 2e-3;
+            while (MPI_Wtime() < t)
+                ;
+        }
+        check_bcast(c, 524288, MPI_DOUBLE, sizeof(double), 0);
+    }
+    const char *note = hc_comm_last_note(c);
+    if (rank == 0)
+        printf("bcast 4 MiB on grid5000-links (%d ranks over its sites): %s: %s\n", size,
+               hc_comm_last_algorithm(c), note);
+    assert_string_equal(hc_comm_last_algorithm(c), "multitree");
+    assert_non_null(strstr(note, "alternating with pieces of"));
+    hc_comm_destroy(c);
+    hc_platform_destroy(p);
+}
+
 /* The platform `spec`'s first `size` nodes (at most 24), as the communicator sees them. */
 static hc_platform_t *first_nodes(const char *spec)
 {
@@ -1667,6 +1705,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_relay),
         cmocka_unit_test(test_leads),
         cmocka_unit_test(test_bcast_class_ramp),
+        cmocka_unit_test(test_bcast_alternate),
         cmocka_unit_test(test_pieces_wide_window),
         cmocka_unit_test(test_bcast_short_link_windows),
         cmocka_unit_test(test_reduce_best_class),

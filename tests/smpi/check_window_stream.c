@@ -1,11 +1,12 @@
 /* Companion of tests/smpi/window_stream.c (label smpi): the flow model's prediction of the same
  * stream, compared with what SMPI measured.
- *   check_window_stream SPEC K SEG W STAGGER MEASURED REL [LOCKREL]
+ *   check_window_stream SPEC K SEG W MODE MEASURED REL [LOCKREL]
  * SPEC: a 2-node platform. The stream is a 2-node pipelined broadcast of K pieces of SEG bytes
- * (the first W - 1 of j * SEG / W bytes with STAGGER 1) replayed by hc_simulate's flow network
+ * (MODE 1: the first W - 1 of j * SEG / W bytes; MODE 2: odd pieces of 5 * SEG / 8 bytes, as
+ * tests/smpi/window_stream.c sends them) replayed by hc_simulate's flow network
  * under SMPI's factors, with the runtime's window for broadcast pieces: the test fails when
  * that window is not W (the rule decides it, and s->window is only its floor), or when
- * |MEASURED - predicted| > REL * predicted. In lock step (STAGGER 0) the pieces of a window
+ * |MEASURED - predicted| > REL * predicted. In lock step (MODE 0) the pieces of a window
  * start together and end together, so the prediction also has a closed form on a route
  * without cross traffic to share (LOCKREL given: checked to that): floor(K / W) windows of
  * latency x its factor + W x SEG / (bandwidth x its factor), and one more for the K mod W
@@ -19,7 +20,7 @@
 int main(int argc, char **argv)
 {
     if (argc != 8 && argc != 9) {
-        fprintf(stderr, "usage: check_window_stream SPEC K SEG W STAGGER MEASURED REL [LOCKREL]\n");
+        fprintf(stderr, "usage: check_window_stream SPEC K SEG W MODE MEASURED REL [LOCKREL]\n");
         return 2;
     }
     const uint32_t K = (uint32_t)atoi(argv[2]), seg = (uint32_t)atoi(argv[3]),
@@ -48,9 +49,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "check_window_stream: schedule: %s\n", hc_error_detail());
         goto out;
     }
-    for (size_t i = 0; st && i < s->n_events; i++)
-        if (s->events[i].seg + 1 < W)
-            s->events[i].bytes = (uint64_t)seg * (s->events[i].seg + 1) / W;
+    for (size_t i = 0; st && i < s->n_events; i++) {
+        hc_event_t *e = &s->events[i];
+        if (st == 1 && e->seg + 1 < W)
+            e->bytes = (uint64_t)seg * (e->seg + 1) / W;
+        else if (st == 2 && e->seg % 2)
+            e->bytes = (uint64_t)seg * 5 / 8;
+    }
     s->window = W;
     uint32_t ws = 0, wr = 0;
     if (hc_schedule_exec_windows(s, p, 0, &ws, &wr) != HC_OK || ws != W) {
@@ -66,7 +71,7 @@ int main(int argc, char **argv)
         goto out;
     }
     const double pred = r->makespan, err = fabs(measured - pred) / pred;
-    printf("W %u stagger %d: SMPI %.6f s, flow model %.6f s (error %.2f %%)", W, st, measured, pred,
+    printf("W %u mode %d: SMPI %.6f s, flow model %.6f s (error %.2f %%)", W, st, measured, pred,
            100 * err);
     rc = err > rel;
     if (!st && argc == 9) {

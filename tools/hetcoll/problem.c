@@ -204,6 +204,11 @@ int cli_popts_handle(cli_popts_t *o, const char *cmd, int code, const char *arg)
         if (cli_parse_u32(arg, &o->algo.tail_direct_pieces) != 0)
             return bad_value(cmd, "tail-direct", arg, "expected a number of pieces");
         return CLI_OK;
+    case POPT_ALTERNATE:
+        if (cli_parse_size(arg, &o->algo.alternate_bytes) != 0)
+            return bad_value(cmd, "alternate", arg,
+                             "expected a whole number of bytes such as 5850");
+        return CLI_OK;
     case POPT_VERBOSE:
         o->algo.verbose = 1;
         return CLI_OK;

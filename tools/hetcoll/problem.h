@@ -34,6 +34,7 @@ enum {
     POPT_RAMP,
     POPT_SITE_TREES,
     POPT_TAIL_DIRECT,
+    POPT_ALTERNATE,
     POPT_VERBOSE,
     POPT_LAST
 };
@@ -61,6 +62,7 @@ enum {
         {"ramp", required_argument, NULL, POPT_RAMP},                                              \
         {"site-trees", required_argument, NULL, POPT_SITE_TREES},                                  \
         {"tail-direct", required_argument, NULL, POPT_TAIL_DIRECT},                                \
+        {"alternate", required_argument, NULL, POPT_ALTERNATE},                                    \
     {                                                                                              \
         "verbose", no_argument, NULL, POPT_VERBOSE                                                 \
     }
