@@ -429,6 +429,43 @@ static void test_two_tree_window(void **state)
  * uplink; in fair sharing they complete together and the uplink idles a latency before the
  * next window flows (1 MiB in 16 KiB pieces: 1.40x the cut bound). Pieces that grow over the
  * first 8 and shrink over the last 8 complete one after another (SMPI: 0.172 s -> 0.141 s). */
+/* The pieces of s, m bytes cut with segment seg, alternate_bytes alt (alt = seg: equal) and a
+ * ramp of `ramp`: every event of a piece carries one size; piece j weighs its ramp weight
+ * min(j + 1, ramp, K - j) times 1024 (even j) or round(1024 alt / seg) (odd j), and carries
+ * m x its weight / the weights' sum within a byte; the sizes sum to m, none above seg
+ * without a ramp. */
+static void check_alternating(const hc_schedule_t *s, uint64_t m, uint64_t seg, uint64_t alt,
+                              uint32_t ramp)
+{
+    const uint32_t K = s->n_segments;
+    uint64_t *size = calloc(K, sizeof *size), sum = 0;
+    double total = 0;
+    assert_non_null(size);
+    for (size_t i = 0; i < s->n_events; i++) {
+        const hc_event_t *e = &s->events[i];
+        assert_true(e->seg < K);
+        if (size[e->seg])
+            assert_int_equal(size[e->seg], e->bytes);
+        size[e->seg] = e->bytes;
+    }
+    const double odd = floor((double)alt * 1024 / (double)seg + 0.5);
+    for (uint32_t j = 0; j < K; j++) {
+        double w = j + 1 < ramp ? j + 1 : ramp;
+        w = K - j < w ? K - j : w;
+        total += w * (j % 2 ? odd : 1024);
+    }
+    for (uint32_t j = 0; j < K; j++) {
+        double w = j + 1 < ramp ? j + 1 : ramp;
+        w = K - j < w ? K - j : w;
+        const double want = (double)m * w * (j % 2 ? odd : 1024) / total;
+        assert_true(size[j] > 0 && fabs((double)size[j] - want) <= 1.0);
+        assert_true(ramp > 1 || size[j] <= seg); /* a ramp enlarges the middle pieces */
+        sum += size[j];
+    }
+    assert_int_equal(sum, m);
+    free(size);
+}
+
 static void test_multitree_ramp(void **state)
 {
     (void)state;
@@ -447,24 +484,7 @@ static void test_multitree_ramp(void **state)
     assert_int_equal(K, flat->n_segments);
     assert_int_equal(K, 64);
     /* every event of a piece carries the same size; the sizes follow min(j + 1, 8, K - j) */
-    uint64_t size[64] = {0}, sum = 0;
-    for (size_t i = 0; i < ramp->n_events; i++) {
-        const hc_event_t *e = &ramp->events[i];
-        assert_true(e->seg < K);
-        if (size[e->seg])
-            assert_int_equal(size[e->seg], e->bytes);
-        size[e->seg] = e->bytes;
-    }
-    for (uint32_t j = 0; j < K; j++) {
-        uint32_t w = j + 1 < 8 ? j + 1 : 8;
-        w = K - j < w ? K - j : w;
-        assert_true(size[j] > 0);
-        /* within one byte of m x weight / 456 (the weights' sum) */
-        double want = (double)m * w / 456.0;
-        assert_true(fabs((double)size[j] - want) <= 1.0);
-        sum += size[j];
-    }
-    assert_int_equal(sum, m);
+    check_alternating(ramp, m, 16384, 16384, 8);
     double bound, t_flat = flow_time(pb, flat), t_ramp = flow_time(pb, ramp);
     assert_int_equal(hc_flows_bcast_bound(p, 0, (double)m, &bound), HC_OK);
     printf("multitree 1 MiB, 16 KiB pieces: equal %.4f s, ramped over 8 %.4f s, bound %.4f s\n",
@@ -2258,38 +2278,6 @@ static void test_bcast_bdp_more(void **state)
  * ones at least 5 % below the equal pieces at their best factor (lock step: docs/design.md,
  * "Windows in lock step"). Options that cannot alternate (alt >= seg, pieces that would be
  * empty, more than 65536 pieces) leave equal pieces. */
-static void check_alternating(const hc_schedule_t *s, uint64_t m, uint64_t seg, uint64_t alt,
-                              uint32_t ramp)
-{
-    const uint32_t K = s->n_segments;
-    uint64_t *size = calloc(K, sizeof *size), sum = 0;
-    double total = 0;
-    assert_non_null(size);
-    for (size_t i = 0; i < s->n_events; i++) {
-        const hc_event_t *e = &s->events[i];
-        assert_true(e->seg < K);
-        if (size[e->seg])
-            assert_int_equal(size[e->seg], e->bytes);
-        size[e->seg] = e->bytes;
-    }
-    const double odd = floor((double)alt * 1024 / (double)seg + 0.5);
-    for (uint32_t j = 0; j < K; j++) {
-        double w = j + 1 < ramp ? j + 1 : ramp;
-        w = K - j < w ? K - j : w;
-        total += w * (j % 2 ? odd : 1024);
-    }
-    for (uint32_t j = 0; j < K; j++) {
-        double w = j + 1 < ramp ? j + 1 : ramp;
-        w = K - j < w ? K - j : w;
-        const double want = (double)m * w * (j % 2 ? odd : 1024) / total;
-        assert_true(size[j] > 0 && fabs((double)size[j] - want) <= 1.0);
-        assert_true(ramp > 1 || size[j] <= seg); /* a ramp enlarges the middle pieces */
-        sum += size[j];
-    }
-    assert_int_equal(sum, m);
-    free(size);
-}
-
 static void test_multitree_alternate(void **state)
 {
     (void)state;
