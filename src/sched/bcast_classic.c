@@ -72,10 +72,8 @@ int hc__bc_piece_offsets(uint64_t msg, uint64_t segbytes, uint32_t k, uint32_t r
     off[0] = 0;
     /* no weights, or a piece of the least weight would be empty (msg * wmin < total) */
     if (total == 0 || msg < total / wmin + (total % wmin != 0)) {
-        const uint64_t seg =
-            segbytes && (uint64_t)k * segbytes >= msg ? segbytes : (msg + k - 1) / k;
-        for (uint32_t j = 0; j < k; j++)
-            off[j + 1] = off[j] + (off[j] < msg ? hc__bc_seg_bytes(msg, seg, k, j) : 0);
+        for (uint32_t j = 0; j < k; j++) /* pieces past msg (k above its count) are empty */
+            off[j + 1] = off[j] + (off[j] < msg ? hc__bc_seg_bytes(msg, segbytes, k, j) : 0);
         return 0;
     }
     /* off_j = msg * W_j / total without overflow: r * W_j < total^2 <= 2^64 */

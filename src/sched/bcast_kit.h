@@ -145,8 +145,7 @@ int hc__bc_ramp_offsets(uint64_t msg, uint64_t segbytes, uint32_t k, uint32_t ra
 /* The same with odd pieces weighing odd / HC__BC_ODD_EQUAL of even ones besides (1 to
  * HC__BC_ODD_EQUAL; 0 or HC__BC_ODD_EQUAL: equal), so that pieces alternate between two sizes;
  * returns 1 when the pieces are weighted. Without weights, or when the lightest piece would be
- * empty, equal pieces of segbytes (of ceil(msg / k) when k pieces of segbytes do not cover msg)
- * and 0. */
+ * empty, pieces of segbytes (those past msg empty: k pieces must cover msg) and 0. */
 #define HC__BC_ODD_EQUAL 1024u
 int hc__bc_piece_offsets(uint64_t msg, uint64_t segbytes, uint32_t k, uint32_t ramp, uint32_t odd,
                          uint64_t *off);

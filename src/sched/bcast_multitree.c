@@ -269,15 +269,11 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
     if (seg > m)
         seg = m;
     /* pieces alternating between seg and opts->alternate_bytes: as many as their mean size
-     * makes (equal pieces when that is more than HC__MAX_SEG_FORCED) */
+     * makes (equal pieces below when they cannot alternate) */
     const uint64_t alt =
         opts && opts->alternate_bytes && opts->alternate_bytes < seg ? opts->alternate_bytes : 0;
     uint32_t K = hc__bc_seg_count(m, alt ? (seg + alt) / 2 : seg);
     uint32_t odd = alt ? (uint32_t)((alt * HC__BC_ODD_EQUAL + seg / 2) / seg) : HC__BC_ODD_EQUAL;
-    if (K > HC__MAX_SEG_FORCED) {
-        K = hc__bc_seg_count(m, seg);
-        odd = HC__BC_ODD_EQUAL;
-    }
     uint32_t *tree_of = hc__malloc(K, sizeof *tree_of);
     uint64_t *off = hc__malloc((size_t)K + 1, sizeof *off);
     int ramped = 0, alternated = 0;
@@ -296,7 +292,8 @@ int hc__algo_bcast_multitree(const hc_problem_t *pb, const hc_algo_opts_t *opts,
         const uint32_t r = opts ? opts->ramp_pieces : 0;
         int weighted = hc__bc_piece_offsets(m, seg, K, r, odd, off);
         if (!weighted && odd < HC__BC_ODD_EQUAL) {
-            /* an odd piece would be empty: equal pieces of seg (no more than K) */
+            /* more than HC__MAX_SEG_FORCED pieces, or an odd one would be empty: equal pieces
+             * of seg (no more than K) */
             K = hc__bc_seg_count(m, seg);
             odd = HC__BC_ODD_EQUAL;
             weighted = hc__bc_piece_offsets(m, seg, K, r, odd, off);
